@@ -1,0 +1,13 @@
+package pedidos.aplicador;
+
+import org.springframework.boot.SpringApplication;
+import org.springframework.boot.autoconfigure.SpringBootApplication;
+
+/** The applier service: turns stored facts into the pedidos table and outbox effects. */
+@SpringBootApplication
+public class AplicadorApplication {
+
+  public static void main(String[] args) {
+    SpringApplication.run(AplicadorApplication.class, args);
+  }
+}

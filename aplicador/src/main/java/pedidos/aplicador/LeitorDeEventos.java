@@ -1,0 +1,69 @@
+package pedidos.aplicador;
+
+import java.math.BigDecimal;
+import pedidos.dominio.Interpretacao;
+import tools.jackson.core.JacksonException;
+import tools.jackson.databind.DeserializationFeature;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Reads a stored event's payload into what it means for the order. The edge between JSON and the
+ * domain: every shape the payload may have ends in a fact or a named reason, never an exception.
+ */
+final class LeitorDeEventos {
+
+  // Floats read as BigDecimal: a sequence of 7.0 is a safe integer, 7.000000000000001 is not.
+  private final JsonMapper json =
+      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+
+  Interpretacao interpretar(String eventoId, String tipo, String payload) {
+    JsonNode evento;
+    try {
+      evento = json.readTree(payload);
+    } catch (JacksonException e) {
+      return Interpretacao.SemFato.invalido("payload nao e JSON");
+    }
+    JsonNode dados = evento.path("data");
+    JsonNode total = dados.path("total_cents");
+    JsonNode email = dados.path("customer_email");
+    if (!ausente(total) && inteiro(total) == null) {
+      return Interpretacao.SemFato.invalido("total_cents invalido: " + total);
+    }
+    if (!ausente(email) && !email.isString()) {
+      return Interpretacao.SemFato.invalido("customer_email invalido: " + email);
+    }
+    return Interpretacao.doEvento(
+        eventoId,
+        tipo,
+        numero(evento.path("sequence")),
+        texto(evento.path("occurred_at")),
+        inteiro(total),
+        texto(email));
+  }
+
+  private static boolean ausente(JsonNode node) {
+    return node.isMissingNode() || node.isNull();
+  }
+
+  private static BigDecimal numero(JsonNode node) {
+    return node.isNumber() ? node.decimalValue() : null;
+  }
+
+  private static String texto(JsonNode node) {
+    return node.isString() ? node.stringValue() : null;
+  }
+
+  /** An integral number that fits a bigint, written {@code 1990} or {@code 1990.0}. */
+  private static Long inteiro(JsonNode node) {
+    BigDecimal numero = numero(node);
+    if (numero == null) {
+      return null;
+    }
+    try {
+      return numero.longValueExact();
+    } catch (ArithmeticException e) {
+      return null;
+    }
+  }
+}
