@@ -83,7 +83,9 @@ class AplicadorDeEventos {
 
   static final String GRAVAR_EFEITO =
       """
-      INSERT INTO outbox (pedido_id, efeito) VALUES (:pedidoId, :efeito) ON CONFLICT DO NOTHING
+      INSERT INTO outbox (pedido_id, efeito, status, total_centavos, cliente_email)
+      VALUES (:pedidoId, :efeito, :status, :total, :email)
+      ON CONFLICT DO NOTHING
       """;
 
   static final String ASSENTAR_EVENTO =
@@ -207,6 +209,9 @@ class AplicadorDeEventos {
           jdbc.sql(GRAVAR_EFEITO)
               .param("pedidoId", pedidoId)
               .param("efeito", efeito.codigo())
+              .param("status", novo.status().codigo())
+              .param("total", novo.totalCentavos())
+              .param("email", novo.clienteEmail())
               .update();
       if (linhas == 1) {
         gravados.add(efeito);

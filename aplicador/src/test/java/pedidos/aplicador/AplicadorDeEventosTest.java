@@ -194,7 +194,14 @@ class AplicadorDeEventosTest {
         Long total = random.nextBoolean() ? null : (long) random.nextInt(3) * 1000;
         String email = random.nextBoolean() ? null : "c" + random.nextInt(3) + "@loja";
         String evento = pedido + "-f" + f;
-        gravar(evento.substring(prefixo.length()), pedido, tipo(status), sequencia, null, total, email);
+        gravar(
+            evento.substring(prefixo.length()),
+            pedido,
+            tipo(status),
+            sequencia,
+            null,
+            total,
+            email);
         fatos.add(new Fato(evento, status, sequencia, total, email));
         for (int copia = 0; copia <= random.nextInt(3); copia++) {
           entregas.add(evento);
