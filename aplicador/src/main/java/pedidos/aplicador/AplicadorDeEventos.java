@@ -1,5 +1,6 @@
 package pedidos.aplicador;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -44,6 +45,18 @@ class AplicadorDeEventos {
   static final String TRAVAR_PEDIDO =
       """
       SELECT pg_advisory_xact_lock(hashtextextended(:pedidoId, 0))
+      """;
+
+  static final String TENTAR_TRAVAR_PEDIDO =
+      """
+      SELECT pg_try_advisory_xact_lock(hashtextextended(:pedidoId, 0))
+      """;
+
+  // A lock held too long (a stuck session) fails this apply instead of stalling its partition;
+  // the caller retries it as a transient failure.
+  static final String LIMITAR_ESPERA =
+      """
+      SELECT set_config('lock_timeout', :milissegundos, true)
       """;
 
   static final String TRAVAR_EVENTO =
@@ -103,17 +116,20 @@ class AplicadorDeEventos {
   private final JdbcClient jdbc;
   private final TransactionTemplate transacao;
   private final LeitorDeEventos leitor = new LeitorDeEventos();
+  private final Duration esperaPorLock;
 
-  AplicadorDeEventos(JdbcClient jdbc, TransactionTemplate transacao) {
+  AplicadorDeEventos(
+      JdbcClient jdbc, TransactionTemplate transacao, AplicadorProperties propriedades) {
     this.jdbc = jdbc;
     this.transacao = transacao;
+    this.esperaPorLock = propriedades.esperaPorLock();
   }
 
   /**
    * Applies the stored event in a transaction of its own.
    *
-   * @return what was done; empty when the event is not stored, or already applied in {@link
-   *     ModoDeAplicacao#NORMAL}
+   * @return what was done; empty when the event is not stored, or already applied and the mode does
+   *     not re-apply, or its order is busy and the mode does not wait
    */
   Optional<EventoAplicado> aplicar(String eventoId, ModoDeAplicacao modo) {
     return transacao.execute(status -> aplicarNaTransacao(eventoId, modo));
@@ -133,7 +149,18 @@ class AplicadorDeEventos {
       return Optional.empty();
     }
     String pedidoId = pedido.get();
-    jdbc.sql(TRAVAR_PEDIDO).param("pedidoId", pedidoId).query((rs, n) -> 1).list();
+    jdbc.sql(LIMITAR_ESPERA)
+        .param("milissegundos", String.valueOf(esperaPorLock.toMillis()))
+        .query(String.class)
+        .single();
+    if (modo.esperaPeloPedido()) {
+      jdbc.sql(TRAVAR_PEDIDO).param("pedidoId", pedidoId).query((rs, n) -> 1).list();
+    } else if (!jdbc.sql(TENTAR_TRAVAR_PEDIDO)
+        .param("pedidoId", pedidoId)
+        .query(Boolean.class)
+        .single()) {
+      return Optional.empty();
+    }
     EventoTravado evento =
         jdbc.sql(TRAVAR_EVENTO)
             .param("eventoId", eventoId)
@@ -142,7 +169,7 @@ class AplicadorDeEventos {
                     new EventoTravado(
                         rs.getString("tipo"), rs.getString("payload"), rs.getBoolean("aplicado")))
             .single();
-    if (evento.aplicado() && modo == ModoDeAplicacao.NORMAL) {
+    if (evento.aplicado() && !modo.reaplica()) {
       return Optional.empty();
     }
     Interpretacao interpretacao = leitor.interpretar(eventoId, evento.tipo(), evento.payload());

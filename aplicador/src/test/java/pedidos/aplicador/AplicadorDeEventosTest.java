@@ -17,26 +17,16 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import pedidos.dominio.DobraCanonica;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.Fato;
 import pedidos.dominio.Resultado;
 import pedidos.dominio.Status;
-import pedidos.infra.InfraDeTeste;
 
 /** The one apply transaction against the real PostgreSQL. */
-@SpringBootTest(webEnvironment = SpringBootTest.WebEnvironment.NONE)
-class AplicadorDeEventosTest {
-
-  @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro);
-  }
+class AplicadorDeEventosTest extends ContextoDoAplicador {
 
   @Autowired AplicadorDeEventos aplicador;
   @Autowired JdbcClient jdbc;

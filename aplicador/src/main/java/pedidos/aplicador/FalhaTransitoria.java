@@ -1,0 +1,54 @@
+package pedidos.aplicador;
+
+import java.net.ConnectException;
+import java.sql.SQLException;
+import java.sql.SQLTransientException;
+import org.springframework.dao.DataAccessResourceFailureException;
+import org.springframework.dao.RecoverableDataAccessException;
+import org.springframework.dao.TransientDataAccessException;
+import org.springframework.transaction.CannotCreateTransactionException;
+
+/**
+ * Whether a failure goes away by itself (the database restarting, a lock timeout, a deadlock
+ * victim), so that retrying without limit is right, as opposed to a failure that would repeat
+ * forever.
+ */
+final class FalhaTransitoria {
+
+  private FalhaTransitoria() {}
+
+  static boolean eh(Throwable falha) {
+    for (Throwable causa = falha; causa != null; causa = causa.getCause()) {
+      if (causa instanceof TransientDataAccessException
+          || causa instanceof RecoverableDataAccessException
+          || causa instanceof DataAccessResourceFailureException
+          || causa instanceof CannotCreateTransactionException
+          || causa instanceof SQLTransientException
+          || causa instanceof ConnectException) {
+        return true;
+      }
+      if (causa instanceof SQLException sql && estadoTransitorio(sql.getSQLState())) {
+        return true;
+      }
+      if (causa.getCause() == causa) {
+        break;
+      }
+    }
+    return false;
+  }
+
+  /**
+   * SQLState classes: 08 connection, 40 transaction rollback (deadlock, serialization), 53
+   * insufficient resources, 57 operator intervention (shutdown, statement or lock timeout), 58
+   * system error; and 55P03, lock not available.
+   */
+  private static boolean estadoTransitorio(String estado) {
+    if (estado == null || estado.length() != 5) {
+      return false;
+    }
+    return switch (estado.substring(0, 2)) {
+      case "08", "40", "53", "57", "58" -> true;
+      default -> estado.equals("55P03");
+    };
+  }
+}

@@ -1,0 +1,47 @@
+package pedidos.aplicador;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.Timer;
+import java.util.concurrent.TimeUnit;
+import org.springframework.stereotype.Component;
+
+/** The one seam through which the applier reports what it did. */
+@Component
+class MetricasDoAplicador {
+
+  private final MeterRegistry registro;
+
+  MetricasDoAplicador(MeterRegistry registro) {
+    this.registro = registro;
+  }
+
+  /**
+   * @param origem {@code kafka}, {@code varredura}, {@code reconciliacao} or {@code replay}
+   */
+  void aplicado(String origem, EventoAplicado evento, long nanos) {
+    Counter.builder("aplicador.eventos")
+        .description("Events applied, by result and by the path that applied them")
+        .tag("resultado", evento.resultado().codigo())
+        .tag("origem", origem)
+        .register(registro)
+        .increment();
+    Timer.builder("aplicador.aplicacao")
+        .description("Time to apply one event, transaction included")
+        .tag("origem", origem)
+        .publishPercentileHistogram()
+        .register(registro)
+        .record(nanos, TimeUnit.NANOSECONDS);
+    for (var efeito : evento.efeitos()) {
+      Counter.builder("aplicador.efeitos")
+          .description("Effects recorded in the outbox")
+          .tag("efeito", efeito.codigo())
+          .register(registro)
+          .increment();
+    }
+  }
+
+  void falhaNaVarredura() {
+    registro.counter("aplicador.varredura.falhas").increment();
+  }
+}

@@ -1,0 +1,49 @@
+package pedidos.aplicador;
+
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.springframework.kafka.annotation.KafkaListener;
+import org.springframework.stereotype.Component;
+import org.springframework.transaction.support.TransactionTemplate;
+
+/**
+ * Applies each record of {@code loja.eventos}. It throws on failure and never catches: the error
+ * handler retries or sends the record to the dead-letter topic, and the offset is committed only
+ * after the listener returned, so after the apply committed.
+ */
+@Component
+class OuvinteDeEventos {
+
+  private final LeitorDeRegistros leitor = new LeitorDeRegistros();
+  private final CaixaDeEntrada caixaDeEntrada;
+  private final AplicadorDeEventos aplicador;
+  private final TransactionTemplate transacao;
+  private final MetricasDoAplicador metricas;
+
+  OuvinteDeEventos(
+      CaixaDeEntrada caixaDeEntrada,
+      AplicadorDeEventos aplicador,
+      TransactionTemplate transacao,
+      MetricasDoAplicador metricas) {
+    this.caixaDeEntrada = caixaDeEntrada;
+    this.aplicador = aplicador;
+    this.transacao = transacao;
+    this.metricas = metricas;
+  }
+
+  @KafkaListener(
+      id = "aplicador",
+      topics = "${aplicador.topico:loja.eventos}",
+      groupId = "${aplicador.grupo:aplicador}",
+      concurrency = "${aplicador.concorrencia:3}")
+  void receber(ConsumerRecord<String, String> registro) {
+    RegistroDeEvento evento = leitor.ler(registro.value());
+    long inicio = System.nanoTime();
+    var aplicado =
+        transacao.execute(
+            status -> {
+              caixaDeEntrada.guardarSeAusente(evento);
+              return aplicador.aplicarNaTransacao(evento.eventoId(), ModoDeAplicacao.NORMAL);
+            });
+    aplicado.ifPresent(feito -> metricas.aplicado("kafka", feito, System.nanoTime() - inicio));
+  }
+}
