@@ -94,7 +94,8 @@ class MigracoesTest {
     assertThatThrownBy(
             () ->
                 executar(
-                    url, "INSERT INTO outbox (pedido_id, efeito) VALUES ('x', 'liberar_separacao')"))
+                    url,
+                    "INSERT INTO outbox (pedido_id, efeito) VALUES ('x', 'liberar_separacao')"))
         .extracting(e -> ((SQLException) e).getSQLState())
         .as("unique_violation: each effect once per order")
         .isEqualTo("23505");
@@ -114,14 +115,16 @@ class MigracoesTest {
   }
 
   private static void executar(String url, String sql) throws SQLException {
-    try (Connection conexao = DriverManager.getConnection(url, postgres.usuario(), postgres.senha());
+    try (Connection conexao =
+            DriverManager.getConnection(url, postgres.usuario(), postgres.senha());
         Statement comando = conexao.createStatement()) {
       comando.execute(sql);
     }
   }
 
   private static long consultar(String url, String sql) throws SQLException {
-    try (Connection conexao = DriverManager.getConnection(url, postgres.usuario(), postgres.senha());
+    try (Connection conexao =
+            DriverManager.getConnection(url, postgres.usuario(), postgres.senha());
         Statement comando = conexao.createStatement();
         ResultSet linhas = comando.executeQuery(sql)) {
       linhas.next();
