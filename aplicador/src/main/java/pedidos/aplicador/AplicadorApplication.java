@@ -3,12 +3,10 @@ package pedidos.aplicador;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
-import org.springframework.scheduling.annotation.EnableScheduling;
 
 /** The applier service: turns stored facts into the pedidos table and outbox effects. */
 @SpringBootApplication
 @ConfigurationPropertiesScan
-@EnableScheduling
 public class AplicadorApplication {
 
   public static void main(String[] args) {

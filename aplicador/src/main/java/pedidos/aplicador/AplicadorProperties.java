@@ -20,6 +20,7 @@ import org.springframework.validation.annotation.Validated;
  * @param tentativasDeFalhaDesconhecida attempts of a record that fails in an unknown way before it
  *     goes to the dead-letter topic; transient failures are retried without limit
  * @param esperaMaximaEntreTentativas the ceiling of the back-off between retries
+ * @param tarefasPeriodicas whether the sweep and reconciliation run (off for the replay command)
  */
 @Validated
 @ConfigurationProperties("aplicador")
@@ -31,7 +32,9 @@ record AplicadorProperties(
     @DefaultValue("5s") @NotNull Duration esperaPorLock,
     @DefaultValue("5") @Min(1) int tentativasDeFalhaDesconhecida,
     @DefaultValue("30s") @NotNull Duration esperaMaximaEntreTentativas,
-    @DefaultValue @Valid Varredura varredura) {
+    @DefaultValue("true") boolean tarefasPeriodicas,
+    @DefaultValue @Valid Varredura varredura,
+    @DefaultValue @Valid Reconciliacao reconciliacao) {
 
   /**
    * @param idade events pending longer than this are applied from the inbox, without Kafka
@@ -42,4 +45,27 @@ record AplicadorProperties(
       @DefaultValue("30s") @NotNull Duration idade,
       @DefaultValue("5s") @NotNull Duration intervalo,
       @DefaultValue("200") @Min(1) int lote) {}
+
+  /**
+   * Reading the provider's orders API ({@code LOJA_API_URL}, {@code LOJA_API_TOKEN}, {@code
+   * LOJA_RECONCILIACAO_INTERVALO}).
+   *
+   * @param url the API's base URL; blank turns reconciliation off
+   * @param sobreposicao how far before the cursor each round reads again, for orders updated while
+   *     the previous round was reading
+   * @param limite orders per page
+   * @param timeout connect and read timeout of each request
+   */
+  record Reconciliacao(
+      @DefaultValue("") String url,
+      @DefaultValue("") String token,
+      @DefaultValue("5m") @NotNull Duration intervalo,
+      @DefaultValue("1m") @NotNull Duration sobreposicao,
+      @DefaultValue("100") @Min(1) int limite,
+      @DefaultValue("10s") @NotNull Duration timeout) {
+
+    boolean ligada() {
+      return url != null && !url.isBlank();
+    }
+  }
 }

@@ -13,6 +13,12 @@ import tools.jackson.databind.json.JsonMapper;
  */
 final class LeitorDeEventos {
 
+  /**
+   * The type under which reconciliation stores an order read from the provider's API: its payload
+   * is the API's order object, read with the seed's {@code fatoDaApi}.
+   */
+  static final String TIPO_DA_API = "api.order";
+
   // Floats read as BigDecimal: a sequence of 7.0 is a safe integer, 7.000000000000001 is not.
   private final JsonMapper json =
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
@@ -24,7 +30,8 @@ final class LeitorDeEventos {
     } catch (JacksonException e) {
       return Interpretacao.SemFato.invalido("payload nao e JSON");
     }
-    JsonNode dados = evento.path("data");
+    boolean daApi = TIPO_DA_API.equals(tipo);
+    JsonNode dados = daApi ? evento : evento.path("data");
     JsonNode total = dados.path("total_cents");
     JsonNode email = dados.path("customer_email");
     if (!ausente(total) && inteiro(total) == null) {
@@ -32,6 +39,15 @@ final class LeitorDeEventos {
     }
     if (!ausente(email) && !email.isString()) {
       return Interpretacao.SemFato.invalido("customer_email invalido: " + email);
+    }
+    if (daApi) {
+      return Interpretacao.daApi(
+          eventoId,
+          texto(evento.path("status")),
+          numero(evento.path("sequence")),
+          texto(evento.path("updated_at")),
+          inteiro(total),
+          texto(email));
     }
     return Interpretacao.doEvento(
         eventoId,

@@ -41,6 +41,18 @@ class MetricasDoAplicador {
     }
   }
 
+  void reconciliacao(RodadaDeReconciliacao rodada) {
+    registro
+        .counter("aplicador.reconciliacao.rodadas", "situacao", rodada.situacao().name())
+        .increment();
+    registro
+        .counter("aplicador.reconciliacao.pedidos", "resultado", "armazenado")
+        .increment(rodada.armazenados());
+    registro
+        .counter("aplicador.reconciliacao.pedidos", "resultado", "status_desconhecido")
+        .increment(rodada.statusDesconhecido());
+  }
+
   void falhaNaVarredura() {
     registro.counter("aplicador.varredura.falhas").increment();
   }

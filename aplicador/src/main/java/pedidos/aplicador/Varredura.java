@@ -4,7 +4,6 @@ import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.scheduling.annotation.Scheduled;
 import org.springframework.stereotype.Component;
 
 /**
@@ -41,13 +40,6 @@ class Varredura {
     this.aplicador = aplicador;
     this.propriedades = propriedades.varredura();
     this.metricas = metricas;
-  }
-
-  @Scheduled(
-      fixedDelayString = "${aplicador.varredura.intervalo:5s}",
-      initialDelayString = "${aplicador.varredura.intervalo:5s}")
-  void agendada() {
-    varrer();
   }
 
   /**

@@ -14,7 +14,7 @@ import pedidos.infra.InfraDeTeste;
     properties = {
       "aplicador.espera-por-lock=500ms",
       "aplicador.espera-maxima-entre-tentativas=500ms",
-      "aplicador.varredura.intervalo=1h"
+      "aplicador.tarefas-periodicas=false"
     })
 abstract class ContextoDoAplicador {
 

@@ -1,0 +1,244 @@
+package pedidos.aplicador;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.format.DateTimeParseException;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.aplicador.RodadaDeReconciliacao.Situacao;
+import pedidos.dominio.Status;
+import pedidos.dominio.VersaoDoFato;
+
+/**
+ * Webhooks get lost; the provider's orders API is the source of truth. Each round reads the orders
+ * updated since the cursor (minus an overlap, for orders updated while the last round read), stores
+ * each as a fact of its own, so the inbox stays the complete record of what we know, moves the
+ * cursor once the page is stored, and applies the facts through the same transaction as any
+ * webhook.
+ */
+class Reconciliacao {
+
+  private static final Logger log = LoggerFactory.getLogger(Reconciliacao.class);
+
+  static final String CURSOR = "pedidos_loja";
+
+  // The two-int form of advisory locks is a key space apart from the orders' bigint keys.
+  static final String TRAVAR_RODADA =
+      """
+      SELECT pg_try_advisory_lock(1349284, 1)
+      """;
+
+  static final String DESTRAVAR_RODADA =
+      """
+      SELECT pg_advisory_unlock(1349284, 1)
+      """;
+
+  static final String LER_CURSOR =
+      """
+      SELECT valor FROM cursores WHERE nome = :nome
+      """;
+
+  static final String AVANCAR_CURSOR =
+      """
+      UPDATE cursores SET valor = GREATEST(valor, :valor) WHERE nome = :nome
+      """;
+
+  private final ClienteDaLoja loja;
+  private final JdbcClient jdbc;
+  private final CaixaDeEntrada caixaDeEntrada;
+  private final AplicadorDeEventos aplicador;
+  private final MetricasDoAplicador metricas;
+  private final DataSource dataSource;
+  private final TransactionTemplate transacao;
+  private final Duration sobreposicao;
+  private final Clock relogio;
+  private final AtomicReference<Instant> cursorLido = new AtomicReference<>();
+
+  Reconciliacao(
+      ClienteDaLoja loja,
+      JdbcClient jdbc,
+      CaixaDeEntrada caixaDeEntrada,
+      AplicadorDeEventos aplicador,
+      MetricasDoAplicador metricas,
+      DataSource dataSource,
+      TransactionTemplate transacao,
+      Duration sobreposicao,
+      Clock relogio,
+      MeterRegistry registro) {
+    this.loja = loja;
+    this.jdbc = jdbc;
+    this.caixaDeEntrada = caixaDeEntrada;
+    this.aplicador = aplicador;
+    this.metricas = metricas;
+    this.dataSource = dataSource;
+    this.transacao = transacao;
+    this.sobreposicao = sobreposicao;
+    this.relogio = relogio;
+    Gauge.builder(
+            "aplicador.reconciliacao.cursor.idade",
+            cursorLido,
+            cursor ->
+                cursor.get() == null
+                    ? Double.NaN
+                    : Duration.between(cursor.get(), relogio.instant()).toMillis() / 1000.0)
+        .description("How far behind now the reconciliation cursor is, in seconds")
+        .baseUnit("seconds")
+        .register(registro);
+  }
+
+  /**
+   * One round. A session-level lock on a connection of its own makes sure only one instance runs it
+   * at a time; the round's own work commits in transactions of its own, page by page.
+   */
+  RodadaDeReconciliacao reconciliar() {
+    RodadaDeReconciliacao resultado;
+    try (Connection trava = dataSource.getConnection()) {
+      if (!comando(trava, TRAVAR_RODADA)) {
+        resultado = RodadaDeReconciliacao.sem(Situacao.OCUPADA);
+      } else {
+        try {
+          resultado = ler();
+        } finally {
+          comando(trava, DESTRAVAR_RODADA);
+        }
+      }
+    } catch (SQLException e) {
+      throw new CannotGetJdbcConnectionException("reconciliation lock", e);
+    }
+    metricas.reconciliacao(resultado);
+    return resultado;
+  }
+
+  private RodadaDeReconciliacao ler() {
+    Instant cursor =
+        jdbc.sql(LER_CURSOR).param("nome", CURSOR).query(OffsetDateTime.class).single().toInstant();
+    cursorLido.set(cursor);
+    Instant desde = cursor.minus(sobreposicao);
+    int paginas = 0;
+    int armazenados = 0;
+    int desconhecidos = 0;
+    int aplicados = 0;
+    String proxima = null;
+    try {
+      do {
+        PaginaDePedidos pagina = loja.buscar(desde, proxima);
+        paginas++;
+        Map<String, PedidoDaApi> fatos = new LinkedHashMap<>();
+        Instant maisRecente = null;
+        for (PedidoDaApi pedido : pagina.pedidos()) {
+          Instant atualizado = instante(pedido.updatedAt());
+          if (atualizado != null && (maisRecente == null || atualizado.isAfter(maisRecente))) {
+            maisRecente = atualizado;
+          }
+          String eventoId = eventoId(pedido);
+          if (eventoId == null) {
+            desconhecidos++;
+            log.warn(
+                "pedido_id={} skipped by reconciliation: unknown status {}",
+                pedido.id(),
+                pedido.status());
+          } else {
+            fatos.put(eventoId, pedido);
+          }
+        }
+        guardar(fatos, maisRecente);
+        armazenados += fatos.size();
+        for (String eventoId : fatos.keySet()) {
+          long inicio = System.nanoTime();
+          var aplicado = aplicador.aplicar(eventoId, ModoDeAplicacao.NORMAL);
+          if (aplicado.isPresent()) {
+            aplicados++;
+            metricas.aplicado("reconciliacao", aplicado.get(), System.nanoTime() - inicio);
+          }
+        }
+        proxima = pagina.proxima();
+      } while (proxima != null);
+    } catch (FalhaDaApiException e) {
+      log.warn("reconciliation round failed, cursor kept: {}", e.getMessage());
+      return new RodadaDeReconciliacao(
+          Situacao.FALHOU, paginas, armazenados, desconhecidos, aplicados);
+    }
+    log.info(
+        "reconciliation: {} pages, {} orders stored, {} applied, {} with unknown status",
+        paginas,
+        armazenados,
+        aplicados,
+        desconhecidos);
+    return new RodadaDeReconciliacao(
+        Situacao.CONCLUIDA, paginas, armazenados, desconhecidos, aplicados);
+  }
+
+  /** Stores the page's facts and moves the cursor past them, together or not at all. */
+  private void guardar(Map<String, PedidoDaApi> fatos, Instant novoCursor) {
+    transacao.executeWithoutResult(
+        status -> {
+          fatos.forEach(
+              (eventoId, pedido) ->
+                  caixaDeEntrada.guardarSeAusente(
+                      new RegistroDeEvento(
+                          eventoId,
+                          pedido.id(),
+                          LeitorDeEventos.TIPO_DA_API,
+                          pedido.json(),
+                          null)));
+          if (novoCursor != null) {
+            jdbc.sql(AVANCAR_CURSOR)
+                .param("nome", CURSOR)
+                .param("valor", OffsetDateTime.ofInstant(novoCursor, relogio.getZone()))
+                .update();
+          }
+        });
+    if (novoCursor != null) {
+      cursorLido.accumulateAndGet(
+          novoCursor, (antes, depois) -> antes == null || depois.isAfter(antes) ? depois : antes);
+    }
+  }
+
+  /**
+   * The same order at the same version gives the same id, so reading it again in a later round (the
+   * overlap) stores nothing new; {@code null} for a status that means nothing to us.
+   */
+  static String eventoId(PedidoDaApi pedido) {
+    if (Status.daApi(pedido.status()).isEmpty()) {
+      return null;
+    }
+    String versao =
+        VersaoDoFato.inteiroSeguro(pedido.sequence())
+            ? "s" + pedido.sequence().toBigInteger()
+            : pedido.updatedAt();
+    return "api:" + pedido.id() + ":" + versao + ":" + pedido.status();
+  }
+
+  private static boolean comando(Connection conexao, String sql) throws SQLException {
+    try (Statement comando = conexao.createStatement();
+        ResultSet linhas = comando.executeQuery(sql)) {
+      return linhas.next() && linhas.getBoolean(1);
+    }
+  }
+
+  private static Instant instante(String texto) {
+    if (texto == null) {
+      return null;
+    }
+    try {
+      return OffsetDateTime.parse(texto).toInstant();
+    } catch (DateTimeParseException e) {
+      return null;
+    }
+  }
+}

@@ -1,0 +1,25 @@
+package pedidos.aplicador;
+
+/**
+ * What one reconciliation round did.
+ *
+ * @param armazenados orders stored as facts (new or already known)
+ * @param statusDesconhecido orders skipped because their status means nothing to us
+ * @param aplicados facts that changed something when applied
+ */
+record RodadaDeReconciliacao(
+    Situacao situacao, int paginas, int armazenados, int statusDesconhecido, int aplicados) {
+
+  enum Situacao {
+    CONCLUIDA,
+    /** Another instance holds the reconciliation lock: this one skips the round. */
+    OCUPADA,
+    /** The API failed; the cursor stays where the last stored page left it. */
+    FALHOU,
+    DESLIGADA
+  }
+
+  static RodadaDeReconciliacao sem(Situacao situacao) {
+    return new RodadaDeReconciliacao(situacao, 0, 0, 0, 0);
+  }
+}
