@@ -1,0 +1,11 @@
+package pedidos.aplicador;
+
+/**
+ * What a replay did.
+ *
+ * @param lidos records read in the range
+ * @param restaurados events the inbox lacked and got back
+ * @param aplicados events re-applied (forced)
+ * @param inaplicaveis records that can never be applied, reported and skipped
+ */
+record ResumoDoReplay(long lidos, long restaurados, long aplicados, long inaplicaveis) {}
