@@ -1,0 +1,312 @@
+package pedidos.infra;
+
+import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
+import java.io.IOException;
+import java.io.UncheckedIOException;
+import java.nio.channels.FileChannel;
+import java.nio.channels.FileLock;
+import java.nio.channels.OverlappingFileLockException;
+import java.nio.file.Files;
+import java.nio.file.NoSuchFileException;
+import java.nio.file.Path;
+import java.nio.file.StandardOpenOption;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.regex.Pattern;
+import javax.sql.DataSource;
+import org.postgresql.ds.PGSimpleDataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * A real PostgreSQL 17 (zonky binaries) configured for logical decoding, on a port and data
+ * directory that stay the same across {@link #parar()} and {@link #iniciar()}.
+ */
+public final class PostgresLocal implements AutoCloseable {
+
+  /** Environment variable the local launcher reads the port from. */
+  public static final String VARIAVEL_DA_PORTA = "LOCAL_POSTGRES_PORT";
+
+  private static final Logger log = LoggerFactory.getLogger(PostgresLocal.class);
+  private static final Pattern NOME_DE_BANCO = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
+  // initdb runs with trust authentication: the password is accepted whatever it is, but clients
+  // and Spring still want one.
+  private static final String USUARIO = "postgres";
+  private static final String SENHA = "postgres";
+
+  private final int porta;
+  private final Path dados;
+  private final DiretorioTemporario temporario;
+  private final boolean fsync;
+  private final String banco;
+  private final Duration esperaDeInicio;
+  private final PGSimpleDataSource dataSource;
+  private EmbeddedPostgres servidor;
+  private boolean fechado;
+
+  private PostgresLocal(Builder builder, int porta, Path dados, DiretorioTemporario temporario) {
+    this.porta = porta;
+    this.dados = dados;
+    this.temporario = temporario;
+    this.fsync = builder.fsync;
+    this.banco = builder.banco;
+    this.esperaDeInicio = builder.esperaDeInicio;
+    this.dataSource = new PGSimpleDataSource();
+    dataSource.setUrl(jdbcUrl());
+    dataSource.setUser(USUARIO);
+    dataSource.setPassword(SENHA);
+  }
+
+  public static Builder builder() {
+    return new Builder();
+  }
+
+  /** Starts the server again after {@link #parar()}, same port, same data; no-op if running. */
+  public synchronized void iniciar() {
+    if (fechado) {
+      throw new IllegalStateException("PostgresLocal on port " + porta + " is closed");
+    }
+    if (servidor != null) {
+      return;
+    }
+    garantirDiretorioSemDono(dados);
+    PostmasterOrfao.pararSeVivo(dados);
+    Portas.garantirLivre(porta, VARIAVEL_DA_PORTA);
+    long inicio = System.nanoTime();
+    try {
+      servidor = configuracao().start();
+    } catch (IOException | RuntimeException | ExceptionInInitializerError e) {
+      // zonky may have launched the postmaster before giving up on it.
+      PostmasterOrfao.pararSeVivo(dados);
+      throw new IllegalStateException(
+          "PostgreSQL did not start on port " + porta + " with data in " + dados, e);
+    }
+    criarBancoSeFaltar();
+    log.info(
+        "PostgreSQL ready on port {} in {} ms (data in {})",
+        porta,
+        Duration.ofNanos(System.nanoTime() - inicio).toMillis(),
+        dados);
+  }
+
+  /** Fast shutdown (clients are disconnected); the data directory is kept. */
+  public synchronized void parar() {
+    if (servidor == null) {
+      return;
+    }
+    EmbeddedPostgres parando = servidor;
+    servidor = null;
+    try {
+      parando.close();
+    } catch (IOException e) {
+      log.warn("Error stopping PostgreSQL on port {}", porta, e);
+    }
+    // zonky's pg_ctl stop gives up after 5 s and only logs it; the port must really be free.
+    PostmasterOrfao.pararSeVivo(dados);
+  }
+
+  public synchronized boolean rodando() {
+    return servidor != null;
+  }
+
+  /** Stops the server and deletes the data directory unless it was given by the caller. */
+  @Override
+  public synchronized void close() {
+    if (fechado) {
+      return;
+    }
+    try {
+      parar();
+    } finally {
+      fechado = true;
+      if (temporario != null) {
+        temporario.close();
+      }
+    }
+  }
+
+  public String jdbcUrl() {
+    return "jdbc:postgresql://localhost:" + porta + "/" + banco;
+  }
+
+  public String usuario() {
+    return USUARIO;
+  }
+
+  public String senha() {
+    return SENHA;
+  }
+
+  public int porta() {
+    return porta;
+  }
+
+  public String banco() {
+    return banco;
+  }
+
+  public Path diretorioDeDados() {
+    return dados;
+  }
+
+  /** Unpooled: each {@code getConnection()} opens a new connection; survives restarts. */
+  public DataSource dataSource() {
+    return dataSource;
+  }
+
+  private EmbeddedPostgres.Builder configuracao() {
+    return EmbeddedPostgres.builder()
+        .setPort(porta)
+        .setDataDirectory(dados)
+        // zonky's clean mode deletes the directory on close; restarts need it kept.
+        .setCleanDataDirectory(false)
+        // Shutdown order (relay, Kafka, then Postgres) belongs to InfraLocal, not to zonky.
+        .setRegisterShutdownHook(false)
+        .setPGStartupWait(esperaDeInicio)
+        .setServerConfig("wal_level", "logical")
+        // zonky defaults to off: commits acknowledged before they are durable.
+        .setServerConfig("synchronous_commit", "on")
+        // zonky always passes -F; this -c comes after it and wins.
+        .setServerConfig("fsync", fsync ? "on" : "off")
+        .setServerConfig("max_replication_slots", "20")
+        .setServerConfig("max_wal_senders", "20")
+        // A stalled slot must not fill the disk.
+        .setServerConfig("max_slot_wal_keep_size", "1GB")
+        .setServerConfig("max_connections", "300");
+  }
+
+  private void criarBancoSeFaltar() {
+    try (Connection conexao = servidor.getPostgresDatabase().getConnection()) {
+      try (PreparedStatement existe =
+          conexao.prepareStatement("SELECT 1 FROM pg_database WHERE datname = ?")) {
+        existe.setString(1, banco);
+        try (ResultSet resultado = existe.executeQuery()) {
+          if (resultado.next()) {
+            return;
+          }
+        }
+      }
+      try (Statement criar = conexao.createStatement()) {
+        criar.execute("CREATE DATABASE " + banco);
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not create database " + banco, e);
+    }
+  }
+
+  /** zonky holds a lock on {@code epg-lock} while its server runs; a live holder is not ours. */
+  private static void garantirDiretorioSemDono(Path dados) {
+    Path arquivo = dados.resolve("epg-lock");
+    try (FileChannel canal = FileChannel.open(arquivo, StandardOpenOption.WRITE);
+        FileLock trava = canal.tryLock()) {
+      if (trava == null) {
+        throw emUso(dados);
+      }
+    } catch (NoSuchFileException e) {
+      // Never started here yet.
+    } catch (OverlappingFileLockException e) {
+      throw emUso(dados);
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static IllegalStateException emUso(Path dados) {
+    return new IllegalStateException(
+        "data directory " + dados + " is in use by another running PostgreSQL of this project");
+  }
+
+  /** Options; everything has a default fit for tests except {@link #fsync(boolean)}. */
+  public static final class Builder {
+    private int porta;
+    private Path diretorioDeDados;
+    private boolean comecarLimpo;
+    private boolean fsync = true;
+    private String banco = "pedidos";
+    private Duration esperaDeInicio = Duration.ofSeconds(60);
+
+    private Builder() {}
+
+    /** 0 (the default) picks a free port once; restarts keep it. */
+    public Builder porta(int porta) {
+      this.porta = Portas.validar(porta);
+      return this;
+    }
+
+    /**
+     * Keeps the data in this directory across runs; without it a scratch directory is used and
+     * deleted on {@link #close()}.
+     */
+    public Builder diretorioDeDados(Path diretorio) {
+      this.diretorioDeDados = diretorio;
+      return this;
+    }
+
+    /** Wipes {@link #diretorioDeDados(Path)} before the first start. */
+    public Builder comecarLimpo(boolean comecarLimpo) {
+      this.comecarLimpo = comecarLimpo;
+      return this;
+    }
+
+    /** Off trades crash safety of the whole cluster for speed; fine for throwaway test data. */
+    public Builder fsync(boolean fsync) {
+      this.fsync = fsync;
+      return this;
+    }
+
+    public Builder banco(String banco) {
+      if (!NOME_DE_BANCO.matcher(banco).matches()) {
+        throw new IllegalArgumentException("database name must match " + NOME_DE_BANCO);
+      }
+      this.banco = banco;
+      return this;
+    }
+
+    /** How long to wait for the server to accept connections (machines under load are slow). */
+    public Builder esperaDeInicio(Duration espera) {
+      this.esperaDeInicio = Objects.requireNonNull(espera);
+      return this;
+    }
+
+    public PostgresLocal iniciar() {
+      int portaEscolhida = porta == 0 ? Portas.livre() : porta;
+      DiretorioTemporario temporario = null;
+      Path dados;
+      if (diretorioDeDados != null) {
+        dados = prepararPersistente(diretorioDeDados.toAbsolutePath().normalize());
+      } else {
+        temporario =
+            DiretorioTemporario.criar(
+                "pg-", abandonado -> PostmasterOrfao.pararSeVivo(abandonado.resolve("dados")));
+        dados = temporario.caminho().resolve("dados");
+      }
+      PostgresLocal postgres = new PostgresLocal(this, portaEscolhida, dados, temporario);
+      try {
+        postgres.iniciar();
+        return postgres;
+      } catch (RuntimeException e) {
+        postgres.close();
+        throw e;
+      }
+    }
+
+    private Path prepararPersistente(Path dados) {
+      try {
+        if (comecarLimpo && Files.exists(dados)) {
+          // A postmaster still running on the directory would be writing into what we delete.
+          garantirDiretorioSemDono(dados);
+          PostmasterOrfao.pararSeVivo(dados);
+          DiretorioTemporario.apagarArvore(dados);
+        }
+        return Files.createDirectories(dados);
+      } catch (IOException e) {
+        throw new UncheckedIOException("could not prepare " + dados, e);
+      }
+    }
+  }
+}

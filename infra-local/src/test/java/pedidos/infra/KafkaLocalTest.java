@@ -1,0 +1,51 @@
+package pedidos.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.time.Duration;
+import java.util.Map;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.Node;
+import org.junit.jupiter.api.Test;
+
+class KafkaLocalTest {
+
+  @Test
+  void produzEConsomeNoBrokerCompartilhado() throws Exception {
+    String bootstrap = InfraLocal.compartilhada().kafka().bootstrapServers();
+
+    Mensagens.enviar(bootstrap, "ida-e-volta", "chave", "olá");
+    ConsumerRecord<String, String> recebido =
+        Mensagens.receberUm(bootstrap, "ida-e-volta", Duration.ofSeconds(30));
+
+    assertThat(recebido).isNotNull();
+    assertThat(recebido.key()).isEqualTo("chave");
+    assertThat(recebido.value()).isEqualTo("olá");
+  }
+
+  @Test
+  void umaPortaPedidaEhRealmenteUsada() throws Exception {
+    int porta = Portas.livre();
+    try (KafkaLocal kafka = KafkaLocal.builder().porta(porta).iniciar()) {
+      assertThat(kafka.bootstrapServers()).isEqualTo("localhost:" + porta);
+      assertThat(kafka.porta()).isEqualTo(porta);
+
+      // Clients follow the advertised address from the metadata: it must be the fixed port too.
+      try (Admin admin =
+          Admin.create(
+              Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka.bootstrapServers()))) {
+        assertThat(admin.describeCluster().nodes().get())
+            .extracting(Node::port)
+            .containsExactly(porta);
+      }
+      Mensagens.enviar(kafka.bootstrapServers(), "porta-fixa", "k", "v");
+      assertThat(
+              Mensagens.receberUm(kafka.bootstrapServers(), "porta-fixa", Duration.ofSeconds(30)))
+          .isNotNull()
+          .extracting(ConsumerRecord::value)
+          .isEqualTo("v");
+    }
+  }
+}
