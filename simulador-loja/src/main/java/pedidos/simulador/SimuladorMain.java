@@ -1,0 +1,152 @@
+package pedidos.simulador;
+
+import java.io.PrintStream;
+import java.net.URI;
+import java.util.Set;
+
+/**
+ * The simulator from the command line: serves the orders API, delivers, verifies, prints the
+ * report; exit status 0 when the system converged to the truth, 1 on any divergence, 2 on a usage
+ * error.
+ */
+public final class SimuladorMain {
+
+  static final int OK = 0;
+  static final int DIVERGIU = 1;
+  static final int USO = 2;
+
+  static final String USO_TEXTO =
+      """
+      uso: java -jar simulador-loja.jar --receptor=URL --segredo=S --jdbc=URL [opções]
+        --receptor=http://127.0.0.1:8080   base do receptor (POST /webhooks/loja)
+        --segredo=S                        segredo do HMAC dos webhooks
+        --jdbc=URL --usuario=U --senha=P   banco do sistema (só leitura; usuario/senha: postgres)
+        --kafka=HOST:PORTA                 broker de separacao.efeitos (sem ele, a separação não é verificada)
+        --topico-efeitos=separacao.efeitos
+        --pedidos=200 --taxa=300           pedidos; eventos por segundo
+        --perda=0.05 --duplicacao=0.3      frações de eventos nunca entregues / entregues mais de uma vez
+        --concorrencia=8                   requisições simultâneas
+        --atraso-maximo=2s --timeout=5s --prazo-entrega=2m
+        --porta-api=8089 --token-api=T     API de pedidos da loja (-1: não servir); token aleatório se ausente
+        --espera=120s                      quanto esperar a convergência
+        --semente=1 --prefixo=P            mesma semente e prefixo, mesmos pedidos
+        --exigir-verdade-final=true        o último fato de cada pedido precisa chegar ao sistema
+      """;
+
+  private static final Set<String> FLAGS =
+      Set.of(
+          "receptor",
+          "segredo",
+          "jdbc",
+          "usuario",
+          "senha",
+          "kafka",
+          "topico-efeitos",
+          "pedidos",
+          "taxa",
+          "perda",
+          "duplicacao",
+          "concorrencia",
+          "atraso-maximo",
+          "timeout",
+          "prazo-entrega",
+          "porta-api",
+          "token-api",
+          "espera",
+          "semente",
+          "prefixo",
+          "exigir-verdade-final",
+          "ajuda");
+
+  private SimuladorMain() {}
+
+  public static void main(String[] args) throws InterruptedException {
+    System.exit(executar(args, System.out, System.err));
+  }
+
+  static int executar(String[] args, PrintStream saida, PrintStream erros)
+      throws InterruptedException {
+    Simulacao.Builder builder;
+    int portaDaApi;
+    try {
+      Argumentos argumentos = Argumentos.ler(args, FLAGS);
+      if (argumentos.tem("ajuda")) {
+        saida.print(USO_TEXTO);
+        return OK;
+      }
+      portaDaApi = argumentos.inteiro("porta-api", 8089);
+      builder = configurar(argumentos, saida);
+      if (portaDaApi >= 0) {
+        builder.portaDaApi(portaDaApi);
+      }
+    } catch (IllegalArgumentException e) {
+      erros.println(e.getMessage());
+      erros.print(USO_TEXTO);
+      return USO;
+    }
+    Simulacao.Builder configurado = builder;
+    Simulacao simulacao;
+    try {
+      simulacao = configurado.construir();
+    } catch (IllegalArgumentException | NullPointerException e) {
+      erros.println(e.getMessage());
+      erros.print(USO_TEXTO);
+      return USO;
+    }
+    try (simulacao) {
+      if (portaDaApi >= 0) {
+        URI api = simulacao.iniciarApi();
+        saida.println("API de pedidos em " + api + " (token " + simulacao.tokenDaApi() + ")");
+      }
+      ResumoDaEntrega entrega = simulacao.entregar();
+      saida.println();
+      saida.println("entrega concluída em %d ms; verificando...".formatted(entrega.duracaoEmMs()));
+      Relatorio relatorio = simulacao.verificar();
+      saida.println();
+      saida.print(relatorio.texto());
+      return relatorio.ok() ? OK : DIVERGIU;
+    }
+  }
+
+  private static Simulacao.Builder configurar(Argumentos argumentos, PrintStream saida) {
+    // A terminal gets one line rewritten in place; a log file gets a line per report.
+    String fimDeLinha = System.console() != null ? "\r" : "\n";
+    Simulacao.Builder builder =
+        Simulacao.builder()
+            .receptor(URI.create(argumentos.obrigatorio("receptor")))
+            .segredo(argumentos.obrigatorio("segredo"))
+            .banco(
+                argumentos.obrigatorio("jdbc"),
+                argumentos.texto("usuario", "postgres"),
+                argumentos.texto("senha", "postgres"))
+            .topicoDeEfeitos(argumentos.texto("topico-efeitos", "separacao.efeitos"))
+            .pedidos(argumentos.inteiro("pedidos", 200))
+            .taxa(argumentos.decimal("taxa", 300))
+            .perda(argumentos.decimal("perda", 0.05))
+            .duplicacao(argumentos.decimal("duplicacao", 0.3))
+            .concorrencia(argumentos.inteiro("concorrencia", 8))
+            .espera(argumentos.duracao("espera", java.time.Duration.ofSeconds(120)))
+            .semente(argumentos.longo("semente", 1))
+            .exigirVerdadeFinal(argumentos.booleano("exigir-verdade-final", true))
+            .progresso(progresso -> saida.print(progresso.linha() + fimDeLinha));
+    if (argumentos.tem("kafka")) {
+      builder.kafka(argumentos.obrigatorio("kafka"));
+    }
+    if (argumentos.tem("atraso-maximo")) {
+      builder.atrasoMaximo(argumentos.duracao("atraso-maximo", null));
+    }
+    if (argumentos.tem("timeout")) {
+      builder.timeout(argumentos.duracao("timeout", null));
+    }
+    if (argumentos.tem("prazo-entrega")) {
+      builder.prazoDeEntrega(argumentos.duracao("prazo-entrega", null));
+    }
+    if (argumentos.tem("token-api")) {
+      builder.tokenDaApi(argumentos.obrigatorio("token-api"));
+    }
+    if (argumentos.tem("prefixo")) {
+      builder.prefixo(argumentos.obrigatorio("prefixo"));
+    }
+    return builder;
+  }
+}

@@ -1,0 +1,152 @@
+package pedidos.simulador;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.Map;
+import java.util.Properties;
+import java.util.Set;
+import java.util.UUID;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Predicate;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.WakeupException;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Plays the picking system: reads {@code separacao.efeitos} with a group of its own from the
+ * beginning and keeps each effect once, by its {@code idempotency-key}, counting the duplicates it
+ * had to drop. Only the orders of this run are kept (the topic may hold earlier runs').
+ */
+final class SistemaDeSeparacao implements AutoCloseable {
+
+  static final String CABECALHO_DE_IDEMPOTENCIA = "idempotency-key";
+
+  private static final Logger log = LoggerFactory.getLogger(SistemaDeSeparacao.class);
+
+  private final KafkaConsumer<String, String> consumidor;
+  private final Predicate<String> doPedido;
+  private final FormatoDaLoja formato = new FormatoDaLoja();
+  private final Map<String, EfeitoRecebido> porChave = new ConcurrentHashMap<>();
+  private final AtomicLong recebidas = new AtomicLong();
+  private final AtomicLong duplicadas = new AtomicLong();
+  private final AtomicLong semCabecalho = new AtomicLong();
+  private final AtomicLong ilegiveis = new AtomicLong();
+  private final Thread thread;
+  private volatile boolean parar;
+
+  private final String topico;
+
+  private SistemaDeSeparacao(
+      KafkaConsumer<String, String> consumidor, String topico, Predicate<String> doPedido) {
+    this.consumidor = consumidor;
+    this.topico = topico;
+    this.doPedido = doPedido;
+    this.thread = new Thread(this::consumir, "separacao");
+    thread.setDaemon(true);
+  }
+
+  /**
+   * @param doPedido which order ids belong to this run
+   */
+  static SistemaDeSeparacao iniciar(
+      String bootstrapServers, String topico, Predicate<String> doPedido) {
+    Properties config = new Properties();
+    config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
+    // A group of its own: the real picking system's offsets are not ours to move.
+    config.put(ConsumerConfig.GROUP_ID_CONFIG, "simulador-separacao-" + UUID.randomUUID());
+    config.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
+    // The relay creates the topic with its partition count; a consumer must never create it.
+    config.put(ConsumerConfig.ALLOW_AUTO_CREATE_TOPICS_CONFIG, "false");
+    // A topic created after we subscribed is found within seconds, not the default five minutes.
+    config.put(ConsumerConfig.METADATA_MAX_AGE_CONFIG, "2000");
+    config.put(ConsumerConfig.ISOLATION_LEVEL_CONFIG, "read_committed");
+    config.put(ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    config.put(ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG, StringDeserializer.class.getName());
+    var separacao = new SistemaDeSeparacao(new KafkaConsumer<>(config), topico, doPedido);
+    separacao.thread.start();
+    return separacao;
+  }
+
+  private void consumir() {
+    try {
+      // Subscribed here: a consumer belongs to the one thread that polls it.
+      consumidor.subscribe(Set.of(topico));
+      while (!parar) {
+        for (ConsumerRecord<String, String> registro : consumidor.poll(Duration.ofMillis(200))) {
+          receber(registro);
+        }
+      }
+    } catch (WakeupException e) {
+      // close() asked us to stop
+    } catch (RuntimeException e) {
+      log.error("picking consumer stopped", e);
+    } finally {
+      consumidor.close(Duration.ofSeconds(5));
+    }
+  }
+
+  private void receber(ConsumerRecord<String, String> registro) {
+    EfeitoRecebido efeito = formato.efeito(registro.value());
+    if (efeito == null) {
+      if (registro.key() != null && doPedido.test(registro.key())) {
+        ilegiveis.incrementAndGet();
+      }
+      return;
+    }
+    if (!doPedido.test(efeito.pedidoId())) {
+      return;
+    }
+    recebidas.incrementAndGet();
+    Header cabecalho = registro.headers().lastHeader(CABECALHO_DE_IDEMPOTENCIA);
+    String chave;
+    if (cabecalho == null || cabecalho.value() == null) {
+      semCabecalho.incrementAndGet();
+      chave = efeito.chave();
+    } else {
+      chave = new String(cabecalho.value(), StandardCharsets.UTF_8);
+    }
+    if (porChave.putIfAbsent(chave, efeito) != null) {
+      duplicadas.incrementAndGet();
+    }
+  }
+
+  /** The effects kept, by idempotency key. */
+  Map<String, EfeitoRecebido> efeitos() {
+    return Map.copyOf(porChave);
+  }
+
+  long recebidas() {
+    return recebidas.get();
+  }
+
+  long duplicadas() {
+    return duplicadas.get();
+  }
+
+  /** Messages without the header, deduplicated by {@code pedido_id:efeito} from the value. */
+  long semCabecalho() {
+    return semCabecalho.get();
+  }
+
+  /** Messages of this run's orders whose value could not be read. */
+  long ilegiveis() {
+    return ilegiveis.get();
+  }
+
+  @Override
+  public void close() {
+    parar = true;
+    consumidor.wakeup();
+    try {
+      thread.join(10_000);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+}

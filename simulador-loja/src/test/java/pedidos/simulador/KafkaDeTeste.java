@@ -1,0 +1,70 @@
+package pedidos.simulador;
+
+import java.nio.charset.StandardCharsets;
+import java.util.List;
+import java.util.Map;
+import java.util.Properties;
+import java.util.UUID;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringSerializer;
+import pedidos.infra.InfraLocal;
+
+/** The JVM's shared broker, a fresh topic per test, and a producer that writes like the relay. */
+final class KafkaDeTeste {
+
+  private KafkaDeTeste() {}
+
+  static String bootstrap() {
+    return InfraLocal.compartilhada().kafka().bootstrapServers();
+  }
+
+  static String topicoNovo() {
+    String topico = "separacao-efeitos-" + UUID.randomUUID();
+    criar(topico);
+    return topico;
+  }
+
+  static void criar(String topico) {
+    try (Admin admin =
+        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+      admin.createTopics(List.of(new NewTopic(topico, 3, (short) 1))).all().get();
+    } catch (ExecutionException e) {
+      throw new IllegalStateException(e.getCause());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static KafkaProducer<String, String> produtor() {
+    Properties config = new Properties();
+    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    config.put(ProducerConfig.ACKS_CONFIG, "all");
+    config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
+    return new KafkaProducer<>(config);
+  }
+
+  /** The relay's message: keyed by order, value JSON, {@code idempotency-key} header. */
+  static ProducerRecord<String, String> efeito(
+      String topico, String pedidoId, String efeito, String status, boolean comCabecalho) {
+    String valor =
+        """
+        {"pedido_id":"%s","efeito":"%s","status":"%s","total_centavos":1990,\
+        "cliente_email":"a@loja","criado_em":"2026-11-29T12:00:00Z"}"""
+            .formatted(pedidoId, efeito, status);
+    var registro = new ProducerRecord<>(topico, pedidoId, valor);
+    if (comCabecalho) {
+      registro
+          .headers()
+          .add("idempotency-key", (pedidoId + ":" + efeito).getBytes(StandardCharsets.UTF_8));
+    }
+    return registro;
+  }
+}

@@ -1,0 +1,80 @@
+package pedidos.simulador;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.UUID;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.junit.jupiter.api.Test;
+
+/** The picking side against the real broker. */
+class SistemaDeSeparacaoTest {
+
+  @Test
+  void guardaCadaEfeitoUmaVezPelaChaveEContaAsDuplicatas() throws Exception {
+    String topico = KafkaDeTeste.topicoNovo();
+    try (var separacao =
+            SistemaDeSeparacao.iniciar(
+                KafkaDeTeste.bootstrap(), topico, id -> id.startsWith("ord_t_"));
+        KafkaProducer<String, String> produtor = KafkaDeTeste.produtor()) {
+      for (int i = 0; i < 5; i++) {
+        produtor
+            .send(KafkaDeTeste.efeito(topico, "ord_t_" + i, "liberar_separacao", "pago", true))
+            .get();
+      }
+      // The relay re-sends after a crash: the same key again.
+      produtor
+          .send(KafkaDeTeste.efeito(topico, "ord_t_0", "liberar_separacao", "pago", true))
+          .get();
+      produtor
+          .send(KafkaDeTeste.efeito(topico, "ord_t_1", "liberar_separacao", "pago", true))
+          .get();
+      produtor
+          .send(KafkaDeTeste.efeito(topico, "ord_t_1", "interromper_separacao", "cancelado", false))
+          .get();
+      produtor
+          .send(KafkaDeTeste.efeito(topico, "ord_outra_1", "liberar_separacao", "pago", true))
+          .get();
+      produtor.send(new ProducerRecord<>(topico, "ord_t_9", "not json")).get();
+
+      await().atMost(Duration.ofSeconds(30)).until(() -> separacao.recebidas() == 8);
+
+      assertThat(separacao.efeitos().keySet())
+          .containsExactlyInAnyOrder(
+              "ord_t_0:liberar_separacao",
+              "ord_t_1:liberar_separacao",
+              "ord_t_2:liberar_separacao",
+              "ord_t_3:liberar_separacao",
+              "ord_t_4:liberar_separacao",
+              "ord_t_1:interromper_separacao");
+      assertThat(separacao.duplicadas()).isEqualTo(2);
+      assertThat(separacao.semCabecalho()).isEqualTo(1);
+      assertThat(separacao.ilegiveis()).isEqualTo(1);
+      assertThat(separacao.efeitos().get("ord_t_1:interromper_separacao").status())
+          .isEqualTo("cancelado");
+    }
+  }
+
+  @Test
+  void encontraOTopicoCriadoDepoisDeComecarENaoOCria() throws Exception {
+    String topico = "separacao-efeitos-" + UUID.randomUUID();
+    try (var separacao =
+            SistemaDeSeparacao.iniciar(
+                KafkaDeTeste.bootstrap(), topico, id -> id.startsWith("ord_t_"));
+        KafkaProducer<String, String> produtor = KafkaDeTeste.produtor()) {
+      // Created after the consumer subscribed, as when the relay starts after the simulator; an
+      // auto-created topic would make this fail.
+      KafkaDeTeste.criar(topico);
+      produtor
+          .send(KafkaDeTeste.efeito(topico, "ord_t_0", "notificar_reembolso", "reembolsado", true))
+          .get();
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> separacao.efeitos().containsKey("ord_t_0:notificar_reembolso"));
+      assertThat(separacao.duplicadas()).isZero();
+    }
+  }
+}
