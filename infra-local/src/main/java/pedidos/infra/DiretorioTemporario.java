@@ -14,6 +14,8 @@ import java.nio.file.StandardOpenOption;
 import java.nio.file.attribute.BasicFileAttributes;
 import java.time.Duration;
 import java.time.Instant;
+import java.util.Set;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -33,6 +35,10 @@ final class DiretorioTemporario implements AutoCloseable {
   private static final Duration IDADE_MINIMA_SEM_TRAVA = Duration.ofMinutes(2);
   // Covers the instant between creating the lock file and locking it.
   private static final Duration IDADE_MINIMA_DA_TRAVA = Duration.ofSeconds(10);
+
+  // POSIX record locks belong to the process: closing ANY descriptor of a locked file drops the
+  // JVM's lock on it. So this JVM never opens the lock file of a directory it owns; it knows them.
+  private static final Set<Path> DESTA_JVM = ConcurrentHashMap.newKeySet();
 
   private final Path caminho;
   private final FileChannel canal;
@@ -59,7 +65,9 @@ final class DiretorioTemporario implements AutoCloseable {
       FileChannel canal =
           FileChannel.open(
               caminho.resolve(TRAVA), StandardOpenOption.CREATE_NEW, StandardOpenOption.WRITE);
-      return new DiretorioTemporario(caminho, canal, canal.lock());
+      DiretorioTemporario diretorio = new DiretorioTemporario(caminho, canal, canal.lock());
+      DESTA_JVM.add(caminho.toAbsolutePath().normalize());
+      return diretorio;
     } catch (IOException e) {
       throw new UncheckedIOException("could not create a scratch directory", e);
     }
@@ -74,6 +82,7 @@ final class DiretorioTemporario implements AutoCloseable {
     try {
       trava.release();
       canal.close();
+      DESTA_JVM.remove(caminho.toAbsolutePath().normalize());
       apagarArvore(caminho);
     } catch (IOException e) {
       log.warn("Could not delete {}", caminho, e);
@@ -98,6 +107,9 @@ final class DiretorioTemporario implements AutoCloseable {
   }
 
   private static boolean abandonado(Path diretorio) {
+    if (DESTA_JVM.contains(diretorio.toAbsolutePath().normalize())) {
+      return false;
+    }
     Path arquivoDaTrava = diretorio.resolve(TRAVA);
     if (!Files.exists(arquivoDaTrava)) {
       return maisVelhoQue(diretorio, IDADE_MINIMA_SEM_TRAVA);
@@ -106,9 +118,7 @@ final class DiretorioTemporario implements AutoCloseable {
     try (FileChannel canal = FileChannel.open(arquivoDaTrava, StandardOpenOption.WRITE);
         FileLock trava = canal.tryLock()) {
       return trava != null && maisVelhoQue(arquivoDaTrava, IDADE_MINIMA_DA_TRAVA);
-    } catch (OverlappingFileLockException e) {
-      return false; // owned by this very JVM
-    } catch (IOException e) {
+    } catch (OverlappingFileLockException | IOException e) {
       return false;
     }
   }

@@ -141,6 +141,10 @@ public final class ServicoEmProcesso implements AutoCloseable {
     }
   }
 
+  public int portaDeGestao() {
+    return portaDeGestao;
+  }
+
   public long pid() {
     return processo.pid();
   }

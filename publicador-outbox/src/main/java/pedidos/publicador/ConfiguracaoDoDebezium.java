@@ -1,0 +1,98 @@
+package pedidos.publicador;
+
+import java.util.Properties;
+import org.springframework.stereotype.Component;
+
+/** The engine's properties, derived from the relay's configuration and the database connection. */
+@Component
+class ConfiguracaoDoDebezium {
+
+  // Written into the WAL at every heartbeat, on the connector's own connection. A heartbeat alone
+  // moves nothing while the captured tables are quiet and others are written (the slot stays
+  // behind and the WAL grows); a logical message travels through the slot and advances it.
+  static final String ACAO_DO_HEARTBEAT =
+      "SELECT pg_logical_emit_message(false, 'heartbeat', now()::varchar)";
+
+  private final PublicadorProperties propriedades;
+  private final ConexaoDoBanco banco;
+
+  ConfiguracaoDoDebezium(PublicadorProperties propriedades, ConexaoDoBanco banco) {
+    this.propriedades = propriedades;
+    this.banco = banco;
+  }
+
+  Properties propriedades() {
+    PublicadorProperties.Debezium debezium = propriedades.debezium();
+    Properties p = new Properties();
+    // The engine's name keys the stored offsets: one position per slot, shared by every instance.
+    p.setProperty("name", propriedades.slot());
+    p.setProperty("connector.class", "io.debezium.connector.postgresql.PostgresConnector");
+    p.setProperty("topic.prefix", propriedades.prefixo());
+
+    p.setProperty("offset.storage", ArmazemDeOffsets.class.getName());
+    p.setProperty(ArmazemDeOffsets.URL, banco.jdbcUrl());
+    p.setProperty(ArmazemDeOffsets.USUARIO, banco.usuario());
+    if (banco.senha() != null) {
+      p.setProperty(ArmazemDeOffsets.SENHA, banco.senha());
+    }
+    p.setProperty("offset.flush.interval.ms", millis(debezium.intervaloDeFlush()));
+    p.setProperty("offset.flush.timeout.ms", "10000");
+
+    p.setProperty("database.hostname", banco.host());
+    p.setProperty("database.port", Integer.toString(banco.porta()));
+    p.setProperty("database.dbname", banco.banco());
+    p.setProperty("database.user", banco.usuario());
+    if (banco.senha() != null) {
+      p.setProperty("database.password", banco.senha());
+    }
+
+    p.setProperty("plugin.name", "pgoutput");
+    p.setProperty("slot.name", propriedades.slot());
+    p.setProperty("publication.name", propriedades.publicacao());
+    p.setProperty("publication.autocreate.mode", "disabled");
+    p.setProperty(
+        "table.include.list",
+        propriedades.esquema()
+            + "."
+            + Tabela.WEBHOOK_EVENTOS.nome()
+            + ","
+            + propriedades.esquema()
+            + "."
+            + Tabela.OUTBOX.nome());
+    // Rows written before the slot existed are the fallback's business, not a snapshot's.
+    p.setProperty("snapshot.mode", "no_data");
+    // The slot is authoritative. Behind the stored offset (a crash between storing and confirming)
+    // it replays: duplicates. Ahead of it (a restored database, a recreated slot) the WAL in
+    // between is gone anyway: the engine starts instead of refusing forever, and the fallback
+    // re-sends the outbox rows of the gap.
+    p.setProperty("offset.mismatch.strategy", "trust_slot");
+    p.setProperty("poll.interval.ms", millis(debezium.intervaloDePoll()));
+    p.setProperty("heartbeat.interval.ms", millis(debezium.intervaloDeHeartbeat()));
+    p.setProperty("heartbeat.action.query", ACAO_DO_HEARTBEAT);
+    // A standby taking over may find the slot still held for an instant by the walsender of the
+    // relay that just died: retry briefly, then let the supervisor's back-off take over.
+    p.setProperty("slot.max.retries", "6");
+    p.setProperty("slot.retry.delay.ms", "500");
+    // No retries inside the engine (by default it reconnects forever, 10 s apart, while reporting
+    // nothing): a lost connection stops it, and the supervisor restarts it with its back-off, so
+    // there is one restart path and the health check tells the truth.
+    p.setProperty("errors.max.retries", "0");
+
+    p.setProperty("transforms", "linha");
+    p.setProperty("transforms.linha.type", "io.debezium.transforms.ExtractNewRecordState");
+    // __op filters INSERTs; __source_ts_ms is the commit time, the start of the relay's lag.
+    p.setProperty("transforms.linha.add.fields", "op,source.ts_ms");
+    p.setProperty("transforms.linha.delete.tombstone.handling.mode", "drop");
+    p.setProperty("tombstones.on.delete", "false");
+    p.setProperty("converter.schemas.enable", "false");
+    p.setProperty("key.converter.schemas.enable", "false");
+    p.setProperty("value.converter.schemas.enable", "false");
+
+    debezium.propriedades().forEach(p::setProperty);
+    return p;
+  }
+
+  private static String millis(java.time.Duration duracao) {
+    return Long.toString(duracao.toMillis());
+  }
+}

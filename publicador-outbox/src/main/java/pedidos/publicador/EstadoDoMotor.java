@@ -1,0 +1,12 @@
+package pedidos.publicador;
+
+/** The state of this instance's Debezium engine. */
+enum EstadoDoMotor {
+  PARADO,
+  /** Creating topics, connecting, opening the slot. */
+  INICIANDO,
+  /** Polling the stream. */
+  TRANSMITINDO,
+  /** Stopped by a failure; restarts after the back-off. */
+  AGUARDANDO_REINICIO
+}

@@ -1,0 +1,81 @@
+package pedidos.publicador;
+
+import io.debezium.engine.ChangeEvent;
+import io.debezium.engine.DebeziumEngine;
+import java.io.IOException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/** One run of a Debezium engine, from its start to its end; never restarted (a new one is made). */
+final class ExecucaoDoMotor {
+
+  private static final Logger log = LoggerFactory.getLogger(ExecucaoDoMotor.class);
+  private static final long FATIA_DA_ESPERA_MS = 100;
+
+  private final DebeziumEngine<ChangeEvent<String, String>> motor;
+  private final CompletableFuture<Void> fim;
+  private final AtomicBoolean parando;
+
+  ExecucaoDoMotor(
+      DebeziumEngine<ChangeEvent<String, String>> motor,
+      CompletableFuture<Void> fim,
+      AtomicBoolean parando) {
+    this.motor = motor;
+    this.fim = fim;
+    this.parando = parando;
+  }
+
+  /** Completes when the engine stopped: normally after {@link #parar}, exceptionally on failure. */
+  CompletableFuture<Void> fim() {
+    return fim;
+  }
+
+  /**
+   * Stops the engine and waits for it, at most {@code limite}. The engine refuses to close while
+   * its tasks are starting (it would leak their connections), so closing is retried until it is
+   * accepted or the engine ended by itself.
+   */
+  void parar(Duration limite) {
+    parando.set(true);
+    long prazo = System.nanoTime() + limite.toNanos();
+    while (!fim.isDone() && System.nanoTime() - prazo < 0) {
+      try {
+        motor.close();
+        break;
+      } catch (IllegalStateException e) {
+        // Tasks starting, or already stopping: wait a little and look again.
+        log.debug("Engine not ready to close yet: {}", e.getMessage());
+      } catch (IOException e) {
+        log.warn("Error closing the Debezium engine", e);
+        break;
+      }
+      if (aguardarFim(FATIA_DA_ESPERA_MS)) {
+        return;
+      }
+    }
+    long restante = TimeUnit.NANOSECONDS.toMillis(prazo - System.nanoTime());
+    if (!aguardarFim(Math.max(restante, 0))) {
+      log.warn("The Debezium engine did not stop within {}", limite);
+    }
+  }
+
+  private boolean aguardarFim(long ms) {
+    try {
+      fim.get(ms, TimeUnit.MILLISECONDS);
+      return true;
+    } catch (ExecutionException e) {
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return fim.isDone();
+    }
+  }
+}

@@ -1,0 +1,14 @@
+package pedidos.publicador;
+
+import java.time.Instant;
+import org.apache.kafka.clients.producer.ProducerRecord;
+
+/**
+ * One row ready for Kafka.
+ *
+ * @param efeito the outbox row to mark as sent once Kafka acknowledges; null for inbox rows
+ * @param commit when the row's transaction committed (from the stream); null when re-sent from the
+ *     table, where the relay's lag means nothing
+ */
+record Mensagem(
+    Tabela tabela, ProducerRecord<String, String> registro, ChaveDoEfeito efeito, Instant commit) {}

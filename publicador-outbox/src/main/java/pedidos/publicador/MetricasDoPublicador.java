@@ -1,0 +1,87 @@
+package pedidos.publicador;
+
+import io.micrometer.core.instrument.Counter;
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import io.micrometer.core.instrument.TimeGauge;
+import io.micrometer.core.instrument.Timer;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.EnumMap;
+import java.util.Map;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicLong;
+import org.springframework.stereotype.Component;
+
+/** The relay's one metrics seam. */
+@Component
+class MetricasDoPublicador {
+
+  private final Clock clock;
+  private final Map<Tabela, Map<Via, Counter>> publicadas = new EnumMap<>(Tabela.class);
+  private final Timer atraso;
+  private final Counter reinicios;
+  private final AtomicLong pendentes = new AtomicLong();
+  private final AtomicLong idadeDoMaisAntigoMs = new AtomicLong();
+  private final AtomicLong ativo = new AtomicLong();
+
+  MetricasDoPublicador(MeterRegistry registro, Clock clock) {
+    this.clock = clock;
+    for (Tabela tabela : Tabela.values()) {
+      Map<Via, Counter> porVia = new EnumMap<>(Via.class);
+      for (Via via : Via.values()) {
+        porVia.put(
+            via,
+            Counter.builder("publicador.linhas.publicadas")
+                .description("Rows acknowledged by Kafka")
+                .tag("tabela", tabela.nome())
+                .tag("via", via.tag())
+                .register(registro));
+      }
+      publicadas.put(tabela, porVia);
+    }
+    atraso =
+        Timer.builder("publicador.cdc.atraso")
+            .description("From the row's commit to Kafka's acknowledgement")
+            // Buckets, so that p50/p99 can be computed across instances and time windows.
+            .publishPercentileHistogram()
+            .register(registro);
+    reinicios =
+        Counter.builder("publicador.motor.reinicios")
+            .description("Times the Debezium engine stopped and was restarted")
+            .register(registro);
+    Gauge.builder("publicador.outbox.pendentes", pendentes, AtomicLong::get)
+        .description("Outbox rows not yet acknowledged by Kafka")
+        .register(registro);
+    TimeGauge.builder(
+            "publicador.outbox.pendente.idade",
+            idadeDoMaisAntigoMs,
+            TimeUnit.MILLISECONDS,
+            AtomicLong::get)
+        .description("Age of the oldest outbox row not yet acknowledged by Kafka")
+        .register(registro);
+    Gauge.builder("publicador.ativo", ativo, AtomicLong::get)
+        .description("1 while this instance holds the lease and relays, 0 as a standby")
+        .register(registro);
+  }
+
+  void publicada(Mensagem mensagem, Via via) {
+    publicadas.get(mensagem.tabela()).get(via).increment();
+    if (mensagem.commit() != null) {
+      atraso.record(Duration.between(mensagem.commit(), clock.instant()));
+    }
+  }
+
+  void reinicioDoMotor() {
+    reinicios.increment();
+  }
+
+  void pendencias(long quantidade, Duration idadeDoMaisAntigo) {
+    pendentes.set(quantidade);
+    idadeDoMaisAntigoMs.set(idadeDoMaisAntigo.toMillis());
+  }
+
+  void ativo(boolean ativo) {
+    this.ativo.set(ativo ? 1 : 0);
+  }
+}

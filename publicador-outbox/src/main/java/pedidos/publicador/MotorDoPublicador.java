@@ -1,0 +1,84 @@
+package pedidos.publicador;
+
+import io.debezium.engine.ChangeEvent;
+import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.format.Json;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.springframework.kafka.core.ProducerFactory;
+import org.springframework.stereotype.Component;
+
+/** Builds and starts runs of the Debezium engine; the supervisor decides when. */
+@Component
+class MotorDoPublicador {
+
+  private final ConfiguracaoDoDebezium configuracao;
+  private final FormatoDasMensagens formato;
+  private final EnviadorDeMensagens enviador;
+  private final RegistroDeEnvios registro;
+  private final ProducerFactory<?, ?> produtores;
+  private final AtomicInteger execucoes = new AtomicInteger();
+
+  MotorDoPublicador(
+      ConfiguracaoDoDebezium configuracao,
+      FormatoDasMensagens formato,
+      EnviadorDeMensagens enviador,
+      RegistroDeEnvios registro,
+      ProducerFactory<?, ?> produtores) {
+    this.configuracao = configuracao;
+    this.formato = formato;
+    this.enviador = enviador;
+    this.registro = registro;
+    this.produtores = produtores;
+  }
+
+  /**
+   * Starts a new engine on a thread of its own.
+   *
+   * @param aoTransmitir called once the engine polls the stream
+   */
+  ExecucaoDoMotor iniciar(Runnable aoTransmitir) {
+    // A fresh producer for every run: after a failure the old one may be stuck on a broker that
+    // went away or on a producer id the cluster no longer knows.
+    produtores.reset();
+    AtomicBoolean parando = new AtomicBoolean();
+    CompletableFuture<Void> fim = new CompletableFuture<>();
+    DebeziumEngine<ChangeEvent<String, String>> motor =
+        DebeziumEngine.create(Json.class)
+            .using(configuracao.propriedades())
+            .using(
+                new DebeziumEngine.ConnectorCallback() {
+                  @Override
+                  public void pollingStarted() {
+                    aoTransmitir.run();
+                  }
+                })
+            .using(
+                (sucesso, mensagem, erro) -> {
+                  if (sucesso) {
+                    fim.complete(null);
+                  } else {
+                    fim.completeExceptionally(
+                        erro != null ? erro : new IllegalStateException(mensagem));
+                  }
+                })
+            .notifying(new ConsumidorDeMudancas(formato, enviador, registro, parando::get))
+            .build();
+    Thread linha =
+        new Thread(
+            () -> {
+              try {
+                motor.run();
+              } finally {
+                // run() always calls the completion callback; this only guards against a release
+                // that would not, which would otherwise leave the supervisor waiting forever.
+                fim.completeExceptionally(
+                    new IllegalStateException("the engine returned without reporting its end"));
+              }
+            },
+            "publicador-debezium-" + execucoes.incrementAndGet());
+    linha.start();
+    return new ExecucaoDoMotor(motor, fim, parando);
+  }
+}

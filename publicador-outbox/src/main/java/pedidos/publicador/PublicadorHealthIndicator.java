@@ -1,0 +1,58 @@
+package pedidos.publicador;
+
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.HealthIndicator;
+import org.springframework.stereotype.Component;
+
+/**
+ * The relay in {@code /actuator/health} under {@code publicador}: active or standby, and the
+ * engine's state.
+ *
+ * <ul>
+ *   <li>UP: streaming, or standing by (a standby is doing its job);
+ *   <li>DOWN: the active instance's engine failed and none has streamed since;
+ *   <li>OUT_OF_SERVICE: stopped, or active and still starting. Until the engine streams, its slot
+ *       may not exist yet, and rows committed before it exists reach Kafka only through the
+ *       fallback, so "healthy" is what a launcher should wait for before sending traffic.
+ * </ul>
+ */
+@Component
+class PublicadorHealthIndicator implements HealthIndicator {
+
+  private final SupervisorDoPublicador supervisor;
+  private final PublicadorProperties propriedades;
+
+  PublicadorHealthIndicator(SupervisorDoPublicador supervisor, PublicadorProperties propriedades) {
+    this.supervisor = supervisor;
+    this.propriedades = propriedades;
+  }
+
+  @Override
+  public Health health() {
+    Situacao situacao = supervisor.situacao();
+    Health.Builder saude =
+        switch (situacao.papel()) {
+          case PARADO -> Health.outOfService();
+          case RESERVA -> Health.up();
+          case ATIVO -> {
+            if (situacao.emFalha()) {
+              yield Health.down();
+            }
+            yield situacao.motor() == EstadoDoMotor.TRANSMITINDO
+                ? Health.up()
+                : Health.outOfService();
+          }
+        };
+    saude
+        .withDetail("papel", situacao.papel())
+        .withDetail("motor", situacao.motor())
+        .withDetail("desde", situacao.desde())
+        .withDetail("slot", propriedades.slot())
+        .withDetail("execucoes", situacao.execucoes())
+        .withDetail("falhas", situacao.falhas());
+    if (situacao.ultimaFalha() != null) {
+      saude.withDetail("ultimaFalha", situacao.ultimaFalha());
+    }
+    return saude.build();
+  }
+}

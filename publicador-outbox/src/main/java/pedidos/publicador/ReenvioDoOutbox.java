@@ -1,0 +1,139 @@
+package pedidos.publicador;
+
+import java.sql.Timestamp;
+import java.time.Clock;
+import java.time.Duration;
+import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.config.ScheduledTaskRegistrar;
+import org.springframework.stereotype.Component;
+
+/**
+ * The fallback: outbox rows still unsent after {@code publicador.reenvio.idade} are sent again from
+ * the table, and marked sent once Kafka acknowledges them.
+ *
+ * <p>The stream misses rows only when the slot does (a slot dropped or lost with a failover, a
+ * database restored from a backup, rows written before the slot was first created); the table is
+ * the truth, so the gap closes by itself. Runs on the active instance only, so that a standby does
+ * not double every re-send. Every instance refreshes the backlog metrics.
+ */
+@Component
+class ReenvioDoOutbox implements SchedulingConfigurer {
+
+  private static final Logger log = LoggerFactory.getLogger(ReenvioDoOutbox.class);
+
+  static final String PENDENTES_ANTIGOS =
+      """
+      SELECT pedido_id, efeito, status, total_centavos, cliente_email, criado_em
+        FROM outbox
+       WHERE enviado_em IS NULL AND criado_em < now() - make_interval(secs => :idade)
+       ORDER BY criado_em
+       LIMIT :lote
+      """;
+
+  static final String PENDENCIAS =
+      """
+      SELECT count(*) AS pendentes, min(criado_em) AS mais_antigo
+        FROM outbox
+       WHERE enviado_em IS NULL
+      """;
+
+  private final JdbcClient jdbc;
+  private final FormatoDasMensagens formato;
+  private final EnviadorDeMensagens enviador;
+  private final RegistroDeEnvios registro;
+  private final SupervisorDoPublicador supervisor;
+  private final MetricasDoPublicador metricas;
+  private final PublicadorProperties.Reenvio configuracao;
+  private final Clock clock;
+
+  ReenvioDoOutbox(
+      JdbcClient jdbc,
+      FormatoDasMensagens formato,
+      EnviadorDeMensagens enviador,
+      RegistroDeEnvios registro,
+      SupervisorDoPublicador supervisor,
+      MetricasDoPublicador metricas,
+      PublicadorProperties propriedades,
+      Clock clock) {
+    this.jdbc = jdbc;
+    this.formato = formato;
+    this.enviador = enviador;
+    this.registro = registro;
+    this.supervisor = supervisor;
+    this.metricas = metricas;
+    this.configuracao = propriedades.reenvio();
+    this.clock = clock;
+  }
+
+  @Override
+  public void configureTasks(ScheduledTaskRegistrar agenda) {
+    agenda.addFixedDelayTask(this::executar, configuracao.intervalo());
+  }
+
+  void executar() {
+    try {
+      atualizarPendencias();
+      if (supervisor.situacao().papel() == Papel.ATIVO) {
+        int reenviadas = reenviar();
+        if (reenviadas > 0) {
+          log.warn("Re-sent {} outbox rows the stream had not delivered", reenviadas);
+        }
+      }
+    } catch (FalhaAoPublicarException | org.springframework.dao.DataAccessException e) {
+      // Kafka or the database is down: the engine reports it too; the next run tries again.
+      log.warn("Outbox fallback failed: {}", e.toString());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+  }
+
+  /** Sends the stale rows in batches until none is left; returns how many were sent. */
+  int reenviar() throws InterruptedException {
+    int total = 0;
+    while (true) {
+      List<Mensagem> lote =
+          jdbc.sql(PENDENTES_ANTIGOS)
+              .param("idade", configuracao.idade().toMillis() / 1000.0)
+              .param("lote", configuracao.lote())
+              .query(
+                  (linha, n) ->
+                      formato.doEfeito(
+                          new ChaveDoEfeito(
+                              linha.getString("pedido_id"), linha.getString("efeito")),
+                          linha.getString("status"),
+                          linha.getObject("total_centavos", Long.class),
+                          linha.getString("cliente_email"),
+                          linha.getTimestamp("criado_em").toInstant(),
+                          null))
+              .list();
+      if (lote.isEmpty()) {
+        return total;
+      }
+      enviador.enviarTodas(lote, Via.REENVIO, () -> !supervisor.isRunning());
+      registro.marcar(lote.stream().map(Mensagem::efeito).toList());
+      total += lote.size();
+      if (lote.size() < configuracao.lote()) {
+        return total;
+      }
+    }
+  }
+
+  private void atualizarPendencias() {
+    jdbc.sql(PENDENCIAS)
+        .query(
+            (linha, n) -> {
+              Timestamp maisAntigo = linha.getTimestamp("mais_antigo");
+              metricas.pendencias(
+                  linha.getLong("pendentes"),
+                  maisAntigo == null
+                      ? Duration.ZERO
+                      : Duration.between(maisAntigo.toInstant(), clock.instant()));
+              return null;
+            })
+        .list();
+  }
+}

@@ -1,0 +1,20 @@
+package pedidos.publicador;
+
+import java.time.Instant;
+
+/**
+ * A snapshot of the relay for health checks and tests.
+ *
+ * @param emFalha an engine failed and none has streamed since (starting again or backing off)
+ * @param execucoes engines started so far by this instance
+ * @param falhas engines that stopped on a failure
+ * @param ultimaFalha the last failure's message; null if none
+ */
+record Situacao(
+    Papel papel,
+    EstadoDoMotor motor,
+    Instant desde,
+    boolean emFalha,
+    int execucoes,
+    int falhas,
+    String ultimaFalha) {}

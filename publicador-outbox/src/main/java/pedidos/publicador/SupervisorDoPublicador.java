@@ -1,0 +1,275 @@
+package pedidos.publicador;
+
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.context.SmartLifecycle;
+import org.springframework.stereotype.Component;
+
+/**
+ * Keeps the relay running for as long as the application runs: takes the lease (or waits for it as
+ * a standby), starts the engine, and restarts it with a back-off whenever it stops (Kafka down, the
+ * database gone, a record Kafka would not take).
+ *
+ * <p>Tied to the Spring lifecycle: it starts after every other bean is ready and stops first, so
+ * the engine is closed before the pool, the producer or the database go away. All the work happens
+ * on one thread of its own; {@link #stop()} waits for it.
+ */
+@Component
+class SupervisorDoPublicador implements SmartLifecycle {
+
+  private static final Logger log = LoggerFactory.getLogger(SupervisorDoPublicador.class);
+  // Above the producer's delivery timeout: a batch waiting for a dead Kafka finishes failing first.
+  private static final Duration ESPERA_DA_PARADA_DO_MOTOR = Duration.ofSeconds(60);
+
+  private final TravaDoPublicador trava;
+  private final MotorDoPublicador motor;
+  private final TopicosDoPublicador topicos;
+  private final MetricasDoPublicador metricas;
+  private final PublicadorProperties propriedades;
+  private final Clock clock;
+
+  private final Object monitor = new Object();
+  private Thread linha;
+  private AtomicBoolean pararEstaExecucao;
+
+  // Woken on a stop request and when an engine ends, so neither waits for a full interval.
+  private final Object despertador = new Object();
+
+  private volatile Papel papel = Papel.PARADO;
+  private volatile EstadoDoMotor estado = EstadoDoMotor.PARADO;
+  private volatile Instant desde;
+  private volatile String ultimaFalha;
+  private volatile Instant transmitindoDesde;
+  // From an engine's failure until an engine streams again: the relay is not doing its job.
+  private volatile boolean emFalha;
+  private final AtomicInteger execucoes = new AtomicInteger();
+  private final AtomicInteger falhas = new AtomicInteger();
+
+  SupervisorDoPublicador(
+      TravaDoPublicador trava,
+      MotorDoPublicador motor,
+      TopicosDoPublicador topicos,
+      MetricasDoPublicador metricas,
+      PublicadorProperties propriedades,
+      Clock clock) {
+    this.trava = trava;
+    this.motor = motor;
+    this.topicos = topicos;
+    this.metricas = metricas;
+    this.propriedades = propriedades;
+    this.clock = clock;
+    this.desde = clock.instant();
+  }
+
+  @Override
+  public void start() {
+    synchronized (monitor) {
+      if (linha != null) {
+        return;
+      }
+      AtomicBoolean parar = new AtomicBoolean();
+      pararEstaExecucao = parar;
+      // Named after the topic prefix, like Debezium's own threads: two relays in one JVM (tests)
+      // tell their logs apart.
+      linha =
+          new Thread(() -> supervisionar(parar), "publicador-supervisor-" + propriedades.prefixo());
+      linha.start();
+    }
+  }
+
+  @Override
+  public void stop() {
+    Thread parando;
+    synchronized (monitor) {
+      parando = linha;
+      if (parando == null) {
+        return;
+      }
+      pararEstaExecucao.set(true);
+    }
+    acordar();
+    try {
+      parando.join(ESPERA_DA_PARADA_DO_MOTOR.plusSeconds(10).toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
+    if (parando.isAlive()) {
+      log.warn("The relay supervisor did not stop in time; leaving it to finish on its own");
+    }
+    synchronized (monitor) {
+      if (linha == parando) {
+        linha = null;
+      }
+    }
+  }
+
+  @Override
+  public boolean isRunning() {
+    synchronized (monitor) {
+      return linha != null;
+    }
+  }
+
+  // Synchronized with tornar(): the engine's thread and the supervisor's both change the state, and
+  // a reader must never see the role of one moment with the engine state of another.
+  synchronized Situacao situacao() {
+    return new Situacao(papel, estado, desde, emFalha, execucoes.get(), falhas.get(), ultimaFalha);
+  }
+
+  private void supervisionar(AtomicBoolean parar) {
+    PublicadorProperties.Reinicio reinicio = propriedades.reinicio();
+    Duration espera = reinicio.inicial();
+    try {
+      while (!parar.get() && !Thread.currentThread().isInterrupted()) {
+        if (!trava.tentarAdquirir()) {
+          if (papel != Papel.RESERVA) {
+            log.info("Standing by: another relay holds the slot {}", propriedades.slot());
+          }
+          tornar(Papel.RESERVA, EstadoDoMotor.PARADO);
+          cochilar(propriedades.trava().intervalo(), parar::get);
+          continue;
+        }
+        if (papel != Papel.ATIVO) {
+          log.info("Took the lease of the slot {}: relaying", propriedades.slot());
+        }
+        switch (executar(parar)) {
+          case PARADA_PEDIDA -> {}
+          case TRAVA_PERDIDA -> {
+            emFalha = false; // another instance's job now
+            tornar(Papel.RESERVA, EstadoDoMotor.PARADO);
+          }
+          case MOTOR_PAROU -> {
+            falhas.incrementAndGet();
+            metricas.reinicioDoMotor();
+            // An engine that streamed for longer than the longest back-off was healthy: this is a
+            // new incident, start the back-off anew. One that failed to start keeps backing off.
+            Instant transmitiuDesde = transmitindoDesde;
+            if (transmitiuDesde != null
+                && Duration.between(transmitiuDesde, clock.instant()).compareTo(reinicio.maxima())
+                    > 0) {
+              espera = reinicio.inicial();
+            }
+            tornar(Papel.ATIVO, EstadoDoMotor.AGUARDANDO_REINICIO);
+            log.warn("Restarting the Debezium engine in {}", espera);
+            cochilar(espera, parar::get);
+            espera = minimo(espera.multipliedBy(2), reinicio.maxima());
+          }
+        }
+      }
+    } catch (RuntimeException | Error e) {
+      log.error("The relay supervisor failed; the relay is stopped", e);
+      ultimaFalha = e.toString();
+      throw e;
+    } finally {
+      trava.liberar();
+      emFalha = false;
+      tornar(Papel.PARADO, EstadoDoMotor.PARADO);
+    }
+  }
+
+  private Desfecho executar(AtomicBoolean parar) {
+    tornar(Papel.ATIVO, EstadoDoMotor.INICIANDO);
+    execucoes.incrementAndGet();
+    transmitindoDesde = null;
+    ExecucaoDoMotor execucao;
+    try {
+      topicos.garantir();
+      execucao =
+          motor.iniciar(
+              () -> {
+                transmitindoDesde = clock.instant();
+                emFalha = false;
+                tornar(Papel.ATIVO, EstadoDoMotor.TRANSMITINDO);
+              });
+    } catch (RuntimeException e) {
+      registrarFalha(e);
+      return Desfecho.MOTOR_PAROU;
+    }
+    execucao.fim().whenComplete((nada, erro) -> acordar());
+    try {
+      while (true) {
+        if (parar.get() || Thread.currentThread().isInterrupted()) {
+          return Desfecho.PARADA_PEDIDA;
+        }
+        if (execucao.fim().isDone()) {
+          registrarFalha(causa(execucao.fim()));
+          return Desfecho.MOTOR_PAROU;
+        }
+        if (!trava.valida()) {
+          // Another instance may take the slot any moment now: this engine must go first.
+          log.warn("Lost the lease of the slot {}: stopping the engine", propriedades.slot());
+          return Desfecho.TRAVA_PERDIDA;
+        }
+        cochilar(propriedades.trava().intervalo(), () -> parar.get() || execucao.fim().isDone());
+      }
+    } finally {
+      execucao.parar(ESPERA_DA_PARADA_DO_MOTOR);
+    }
+  }
+
+  private void registrarFalha(Throwable falha) {
+    emFalha = true;
+    ultimaFalha = falha.toString();
+    log.error("The Debezium engine stopped", falha);
+  }
+
+  private static Throwable causa(CompletableFuture<Void> fim) {
+    try {
+      fim.get();
+      return new IllegalStateException("the engine stopped by itself");
+    } catch (ExecutionException e) {
+      return e.getCause();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return e;
+    }
+  }
+
+  private synchronized void tornar(Papel novoPapel, EstadoDoMotor novoEstado) {
+    if (novoPapel != papel || novoEstado != estado) {
+      papel = novoPapel;
+      estado = novoEstado;
+      desde = clock.instant();
+      metricas.ativo(novoPapel == Papel.ATIVO);
+    }
+  }
+
+  private void cochilar(Duration duracao, BooleanSupplier acordarSe) {
+    long prazo = System.nanoTime() + duracao.toNanos();
+    synchronized (despertador) {
+      long restante;
+      while (!acordarSe.getAsBoolean() && (restante = prazo - System.nanoTime()) > 0) {
+        try {
+          despertador.wait(Math.max(1, restante / 1_000_000));
+        } catch (InterruptedException e) {
+          Thread.currentThread().interrupt();
+          return;
+        }
+      }
+    }
+  }
+
+  private void acordar() {
+    synchronized (despertador) {
+      despertador.notifyAll();
+    }
+  }
+
+  private static Duration minimo(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
+  }
+
+  private enum Desfecho {
+    PARADA_PEDIDA,
+    TRAVA_PERDIDA,
+    MOTOR_PAROU
+  }
+}

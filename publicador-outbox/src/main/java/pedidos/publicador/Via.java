@@ -1,0 +1,13 @@
+package pedidos.publicador;
+
+/** How a row reached Kafka; the {@code via} tag of the relay's metrics. */
+enum Via {
+  /** From the replication stream, the normal path. */
+  CDC,
+  /** Re-sent from the outbox table by the fallback. */
+  REENVIO;
+
+  String tag() {
+    return name().toLowerCase(java.util.Locale.ROOT);
+  }
+}

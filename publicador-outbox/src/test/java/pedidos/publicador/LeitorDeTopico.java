@@ -1,0 +1,121 @@
+package pedidos.publicador;
+
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Set;
+import org.apache.kafka.clients.consumer.CloseOptions;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import tools.jackson.databind.JsonNode;
+import tools.jackson.databind.cfg.JsonNodeFeature;
+import tools.jackson.databind.json.JsonMapper;
+
+/**
+ * Everything written to one topic from the moment it was created (or from the beginning), read
+ * without a consumer group. Tests share topics, so they filter by their own keys.
+ */
+final class LeitorDeTopico implements AutoCloseable {
+
+  static final JsonMapper JSON =
+      JsonMapper.builder()
+          .enable(JsonNodeFeature.USE_BIG_DECIMAL_FOR_FLOATS)
+          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+          .build();
+
+  private final KafkaConsumer<String, String> consumidor;
+  private final List<ConsumerRecord<String, String>> lidos = new ArrayList<>();
+  // Parsed once when read: tests look at thousands of records many times over.
+  private final List<JsonNode> valores = new ArrayList<>();
+
+  private LeitorDeTopico(String bootstrapServers, String topico, boolean doInicio) {
+    consumidor =
+        new KafkaConsumer<>(
+            Map.of(
+                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
+                bootstrapServers,
+                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class.getName(),
+                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+                StringDeserializer.class.getName(),
+                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+                "false"));
+    List<TopicPartition> particoes =
+        consumidor.partitionsFor(topico, Duration.ofSeconds(30)).stream()
+            .map(p -> new TopicPartition(p.topic(), p.partition()))
+            .toList();
+    if (particoes.isEmpty()) {
+      throw new IllegalStateException("topic " + topico + " does not exist");
+    }
+    consumidor.assign(particoes);
+    if (doInicio) {
+      consumidor.seekToBeginning(particoes);
+    } else {
+      consumidor.seekToEnd(particoes);
+    }
+    // Resolves the lazy seek now: records written after this line are read.
+    particoes.forEach(consumidor::position);
+  }
+
+  /** Reads what is written from now on. */
+  static LeitorDeTopico novos(String bootstrapServers, String topico) {
+    return new LeitorDeTopico(bootstrapServers, topico, false);
+  }
+
+  static LeitorDeTopico desdeOInicio(String bootstrapServers, String topico) {
+    return new LeitorDeTopico(bootstrapServers, topico, true);
+  }
+
+  /** All records read so far, after one more poll. */
+  synchronized List<ConsumerRecord<String, String>> registros() {
+    for (ConsumerRecord<String, String> registro : consumidor.poll(Duration.ofMillis(200))) {
+      lidos.add(registro);
+      valores.add(registro.value() == null ? null : JSON.readTree(registro.value()));
+    }
+    return List.copyOf(lidos);
+  }
+
+  synchronized List<ConsumerRecord<String, String>> comChave(String chave) {
+    return registros().stream().filter(r -> chave.equals(r.key())).toList();
+  }
+
+  /** The distinct values of one field of the JSON values, for the records whose key starts so. */
+  synchronized Set<String> campos(String prefixoDaChave, String campo) {
+    List<ConsumerRecord<String, String>> registros = registros();
+    Set<String> campos = new HashSet<>();
+    for (int i = 0; i < registros.size(); i++) {
+      String chave = registros.get(i).key();
+      if (chave != null && chave.startsWith(prefixoDaChave)) {
+        campos.add(valores.get(i).path(campo).asString());
+      }
+    }
+    return campos;
+  }
+
+  synchronized long quantos(String prefixoDaChave) {
+    return registros().stream()
+        .filter(r -> r.key() != null && r.key().startsWith(prefixoDaChave))
+        .count();
+  }
+
+  static JsonNode valor(ConsumerRecord<String, String> registro) {
+    return JSON.readTree(registro.value());
+  }
+
+  static String cabecalho(ConsumerRecord<String, String> registro, String nome) {
+    Header cabecalho = registro.headers().lastHeader(nome);
+    return cabecalho == null ? null : new String(cabecalho.value(), StandardCharsets.UTF_8);
+  }
+
+  @Override
+  public synchronized void close() {
+    consumidor.close(CloseOptions.timeout(Duration.ofSeconds(5)));
+  }
+}

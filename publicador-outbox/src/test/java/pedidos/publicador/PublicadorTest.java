@@ -1,0 +1,251 @@
+package pedidos.publicador;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.math.BigDecimal;
+import java.sql.Timestamp;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.TopicDescription;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.boot.health.contributor.Health;
+import org.springframework.boot.health.contributor.Status;
+import pedidos.infra.InfraLocal;
+import tools.jackson.databind.JsonNode;
+
+/** The relay's normal path, one relay for the whole class, real PostgreSQL, Kafka and Debezium. */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class PublicadorTest {
+
+  private static final String SLOT = "teste_publicador";
+
+  private final String prefixo = UUID.randomUUID().toString().substring(0, 8) + "-";
+  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private RelayDeTeste relay;
+  private LeitorDeTopico eventos;
+  private LeitorDeTopico efeitos;
+
+  @BeforeAll
+  void iniciar() {
+    relay = RelayDeTeste.iniciar(SLOT, "pub").aguardarTransmitindo();
+    eventos = LeitorDeTopico.novos(kafka, "loja.eventos");
+    efeitos = LeitorDeTopico.novos(kafka, "separacao.efeitos");
+  }
+
+  @AfterAll
+  void parar() {
+    eventos.close();
+    efeitos.close();
+    relay.close();
+    BancoDeTeste.apagarSlot(SLOT);
+  }
+
+  @Test
+  void eventoDoInboxChegaPelaChaveDoPedidoComOEventoInteiro() {
+    String pedido = prefixo + "ord-1";
+    String payload =
+        """
+        {"id": "%se1", "type": "order.paid", "sequence": 7.000000000000001,
+         "data": {"id": "%s", "total_cents": 1990.0, "customer_email": "a@loja",
+                  "itens": [{"sku": "x", "qtd": 2}]}}
+        """
+            .formatted(prefixo, pedido);
+    BancoDeTeste.inserirEvento(prefixo + "e1", pedido, "order.paid", payload);
+
+    ConsumerRecord<String, String> registro =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> eventos.comChave(pedido), l -> !l.isEmpty())
+            .get(0);
+
+    JsonNode valor = LeitorDeTopico.valor(registro);
+    assertThat(valor.propertyNames())
+        .containsExactlyInAnyOrder("evento_id", "recurso_id", "tipo", "payload", "recebido_em");
+    assertThat(valor.path("evento_id").asString()).isEqualTo(prefixo + "e1");
+    assertThat(valor.path("recurso_id").asString()).isEqualTo(pedido);
+    assertThat(valor.path("tipo").asString()).isEqualTo("order.paid");
+    JsonNode enviado = valor.path("payload");
+    assertThat(enviado.isObject()).as("payload is a JSON object, not a string").isTrue();
+    assertThat(enviado).isEqualTo(LeitorDeTopico.JSON.readTree(payload));
+    assertThat(enviado.path("sequence").decimalValue())
+        .as("numbers kept exactly")
+        .isEqualTo(new BigDecimal("7.000000000000001"));
+    assertThat(enviado.path("data").path("total_cents").decimalValue().toPlainString())
+        .isEqualTo("1990.0");
+    Timestamp recebidoEm =
+        BancoDeTeste.JDBC
+            .sql("SELECT recebido_em FROM webhook_eventos WHERE evento_id = ?")
+            .param(prefixo + "e1")
+            .query(Timestamp.class)
+            .single();
+    assertThat(valor.path("recebido_em").asString()).isEqualTo(recebidoEm.toInstant().toString());
+  }
+
+  @Test
+  void umInsertDeVariasLinhasChegaInteiro() {
+    BancoDeTeste.JDBC
+        .sql(
+            """
+            INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)
+            SELECT :prefixo || 'm' || i, :prefixo || 'multi-' || i, 'order.created', '{}'::jsonb
+              FROM generate_series(1, 50) AS i
+            """)
+        .param("prefixo", prefixo)
+        .update();
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .untilAsserted(
+            () -> assertThat(eventos.campos(prefixo + "multi-", "evento_id")).hasSize(50));
+  }
+
+  @Test
+  void efeitoDoOutboxChegaComChaveDeIdempotenciaEFicaEnviado() {
+    String pedido = prefixo + "ord-2";
+    BancoDeTeste.inserirEfeito(pedido, "liberar_separacao", "pago", 1990L, "a@loja");
+    BancoDeTeste.inserirEfeito(pedido, "interromper_separacao", "cancelado", null, null);
+
+    var registros =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> efeitos.comChave(pedido), l -> l.size() >= 2);
+
+    ConsumerRecord<String, String> liberar =
+        registros.stream()
+            .filter(
+                r -> LeitorDeTopico.valor(r).path("efeito").asString().equals("liberar_separacao"))
+            .findFirst()
+            .orElseThrow();
+    assertThat(LeitorDeTopico.cabecalho(liberar, "idempotency-key"))
+        .isEqualTo(pedido + ":liberar_separacao");
+    JsonNode valor = LeitorDeTopico.valor(liberar);
+    assertThat(valor.propertyNames())
+        .containsExactlyInAnyOrder(
+            "pedido_id", "efeito", "status", "total_centavos", "cliente_email", "criado_em");
+    assertThat(valor.path("pedido_id").asString()).isEqualTo(pedido);
+    assertThat(valor.path("status").asString()).isEqualTo("pago");
+    assertThat(valor.path("total_centavos").asLong()).isEqualTo(1990L);
+    assertThat(valor.path("cliente_email").asString()).isEqualTo("a@loja");
+    ConsumerRecord<String, String> interromper =
+        registros.stream().filter(r -> r != liberar).findFirst().orElseThrow();
+    assertThat(LeitorDeTopico.valor(interromper).path("total_centavos").isNull()).isTrue();
+
+    await().atMost(Duration.ofSeconds(10)).until(() -> BancoDeTeste.naoEnviados(pedido) == 0);
+  }
+
+  @Test
+  void atualizacoesERemocoesNaoSaoEncaminhadas() {
+    String pedido = prefixo + "ord-3";
+    BancoDeTeste.inserirEvento(prefixo + "u1", pedido, "order.created", "{}");
+    BancoDeTeste.inserirEvento(prefixo + "u2", pedido, "order.paid", "{}");
+    BancoDeTeste.inserirEfeito(pedido, "liberar_separacao", "pago", 10L, null);
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> eventos.comChave(pedido).size() == 2 && efeitos.comChave(pedido).size() == 1);
+
+    BancoDeTeste.JDBC
+        .sql(
+            "UPDATE webhook_eventos SET aplicado_em = now(), resultado = 'aplicado'"
+                + " WHERE evento_id = ?")
+        .param(prefixo + "u1")
+        .update();
+    BancoDeTeste.JDBC
+        .sql("DELETE FROM webhook_eventos WHERE evento_id = ?")
+        .param(prefixo + "u2")
+        .update();
+    BancoDeTeste.JDBC
+        .sql("UPDATE outbox SET status = 'enviado' WHERE pedido_id = ?")
+        .param(pedido)
+        .update();
+    BancoDeTeste.JDBC.sql("DELETE FROM outbox WHERE pedido_id = ?").param(pedido).update();
+    // A row inserted after them: once it is relayed, so would they have been.
+    BancoDeTeste.inserirEvento(prefixo + "u3", pedido, "order.shipped", "{}");
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> eventos.comChave(pedido).size() >= 3);
+    await()
+        .during(Duration.ofSeconds(1))
+        .atMost(Duration.ofSeconds(3))
+        .until(() -> eventos.comChave(pedido).size() == 3 && efeitos.comChave(pedido).size() == 1);
+  }
+
+  @Test
+  void saudeMetricasETopicos() throws Exception {
+    String pedido = prefixo + "ord-4";
+    BancoDeTeste.inserirEfeito(pedido, "notificar_reembolso", "reembolsado", 5L, null);
+    await().atMost(Duration.ofSeconds(20)).until(() -> !efeitos.comChave(pedido).isEmpty());
+
+    Health saude = relay.bean(PublicadorHealthIndicator.class).health();
+    assertThat(saude.getStatus()).isEqualTo(Status.UP);
+    assertThat(saude.getDetails())
+        .containsEntry("papel", Papel.ATIVO)
+        .containsEntry("motor", EstadoDoMotor.TRANSMITINDO)
+        .containsEntry("slot", SLOT);
+
+    MeterRegistry metricas = relay.bean(MeterRegistry.class);
+    assertThat(
+            metricas
+                .get("publicador.linhas.publicadas")
+                .tags("tabela", "outbox", "via", "cdc")
+                .counter()
+                .count())
+        .isPositive();
+    assertThat(metricas.get("publicador.cdc.atraso").timer().count()).isPositive();
+    assertThat(metricas.get("publicador.ativo").gauge().value()).isEqualTo(1.0);
+    metricas.get("publicador.outbox.pendentes").gauge();
+    metricas.get("publicador.outbox.pendente.idade").timeGauge();
+
+    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+      Map<String, TopicDescription> topicos =
+          admin
+              .describeTopics(
+                  java.util.List.of("loja.eventos", "separacao.efeitos", "loja.eventos.DLT"))
+              .allTopicNames()
+              .get();
+      assertThat(topicos.values()).allSatisfy(t -> assertThat(t.partitions()).hasSize(12));
+    }
+  }
+
+  /**
+   * WAL retention stays bounded on a quiet database: while only tables outside the publication are
+   * written, the slot's confirmed position still follows the WAL, thanks to the heartbeat's logical
+   * message.
+   */
+  @Test
+  void oSlotAvancaComAsTabelasCapturadasQuietas() {
+    for (int rodada = 1; rodada <= 3; rodada++) {
+      BancoDeTeste.JDBC
+          .sql(
+              """
+              INSERT INTO pedidos (id, status, versao_origem)
+              SELECT :prefixo || :rodada || '-' || i, 'criado', 1 FROM generate_series(1, 200) AS i
+              """)
+          .param("prefixo", prefixo)
+          .param("rodada", rodada)
+          .update();
+      String posicao =
+          BancoDeTeste.JDBC.sql("SELECT pg_current_wal_lsn()::text").query(String.class).single();
+      await("slot confirmed past " + posicao)
+          .atMost(Duration.ofSeconds(15))
+          .until(
+              () ->
+                  BancoDeTeste.JDBC
+                      .sql(
+                          """
+                          SELECT pg_wal_lsn_diff(confirmed_flush_lsn, CAST(? AS pg_lsn)) >= 0
+                            FROM pg_replication_slots WHERE slot_name = ?
+                          """)
+                      .params(posicao, SLOT)
+                      .query(Boolean.class)
+                      .single());
+    }
+  }
+}

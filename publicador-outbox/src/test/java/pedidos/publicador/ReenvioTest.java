@@ -1,0 +1,68 @@
+package pedidos.publicador;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.Test;
+import pedidos.infra.InfraLocal;
+
+/**
+ * The fallback closes the gap of a lost slot: outbox rows committed while the slot did not exist
+ * never enter the stream, and are re-sent from the table once they are older than the configured
+ * age. The engine also has to start on a new slot ahead of its stored offsets (what a restored
+ * database looks like).
+ */
+class ReenvioTest {
+
+  private static final String SLOT = "teste_reenvio";
+
+  private final String prefixo = "f" + UUID.randomUUID().toString().substring(0, 6) + "-";
+  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+
+  @Test
+  void linhasQueOFluxoPerdeuSaoReenviadasEMarcadas() {
+    Map<String, String> propriedades = RelayDeTeste.propriedades(SLOT, "reen");
+    propriedades.put("publicador.reenvio.idade", "2s");
+    propriedades.put("publicador.reenvio.intervalo", "300ms");
+    RelayDeTeste relay = RelayDeTeste.iniciar(propriedades).aguardarTransmitindo();
+    try (LeitorDeTopico efeitos = LeitorDeTopico.novos(kafka, "separacao.efeitos")) {
+      // Stored offsets exist for this slot from here on.
+      BancoDeTeste.inserirEfeito(prefixo + "antes", "liberar_separacao", "pago", 1L, null);
+      await().atMost(Duration.ofSeconds(20)).until(() -> BancoDeTeste.naoEnviados(prefixo) == 0);
+
+      relay.supervisor().stop();
+      BancoDeTeste.apagarSlot(SLOT);
+      for (int i = 1; i <= 5; i++) {
+        BancoDeTeste.inserirEfeito(prefixo + i, "liberar_separacao", "pago", (long) i, "c@loja");
+      }
+      relay.supervisor().start();
+      relay.aguardarTransmitindo();
+
+      await().atMost(Duration.ofSeconds(20)).until(() -> BancoDeTeste.naoEnviados(prefixo) == 0);
+      for (int i = 1; i <= 5; i++) {
+        ConsumerRecord<String, String> registro = efeitos.comChave(prefixo + i).get(0);
+        assertThat(LeitorDeTopico.cabecalho(registro, "idempotency-key"))
+            .isEqualTo(prefixo + i + ":liberar_separacao");
+        assertThat(LeitorDeTopico.valor(registro).path("total_centavos").asLong()).isEqualTo(i);
+        assertThat(LeitorDeTopico.valor(registro).path("cliente_email").asString())
+            .isEqualTo("c@loja");
+      }
+      assertThat(
+              relay
+                  .bean(MeterRegistry.class)
+                  .get("publicador.linhas.publicadas")
+                  .tags("tabela", "outbox", "via", "reenvio")
+                  .counter()
+                  .count())
+          .isGreaterThanOrEqualTo(5);
+    } finally {
+      relay.close();
+      BancoDeTeste.apagarSlot(SLOT);
+    }
+  }
+}
