@@ -1,0 +1,254 @@
+package pedidos.local;
+
+import java.io.IOException;
+import java.net.InetSocketAddress;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.DirectoryStream;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HexFormat;
+import java.util.List;
+import java.util.concurrent.CountDownLatch;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.ServicoEmProcesso;
+import pedidos.simulador.Relatorio;
+import pedidos.simulador.Simulacao;
+
+/**
+ * The whole system on one machine: embedded PostgreSQL (logical WAL) and a KRaft broker, then the
+ * relay, the receptor and the applier, each its own process as in production, their logs prefixed
+ * and together. Ctrl-C stops the services first, then Kafka, then PostgreSQL.
+ */
+public final class SistemaLocal {
+
+  private static final Duration PARTIDA = Duration.ofMinutes(3);
+
+  private final OpcoesLocais opcoes;
+  private final List<ServicoEmProcesso> servicos = new ArrayList<>();
+  private InfraLocal infra;
+  private Simulacao simulacao;
+
+  private SistemaLocal(OpcoesLocais opcoes) {
+    this.opcoes = opcoes;
+  }
+
+  public static void main(String[] args) throws Exception {
+    if (List.of(args).contains("--help")) {
+      System.out.println(OpcoesLocais.USO);
+      return;
+    }
+    OpcoesLocais opcoes;
+    try {
+      opcoes = OpcoesLocais.ler(List.of(args), System::getenv);
+    } catch (IllegalArgumentException e) {
+      System.err.println(e.getMessage());
+      System.exit(2);
+      return;
+    }
+    var sistema = new SistemaLocal(opcoes);
+    Runtime.getRuntime().addShutdownHook(new Thread(sistema::parar, "parar-sistema-local"));
+    try {
+      sistema.iniciar();
+    } catch (IllegalStateException e) {
+      System.err.println("\ncould not start: " + e.getMessage());
+      System.exit(1);
+    }
+    if (opcoes.demo()) {
+      int status = sistema.demonstrar();
+      System.out.println(
+          "\nThe system keeps running; send more webhooks, or press Ctrl-C to stop it.");
+      if (status != 0) {
+        System.out.println("(the demo found mismatches: see the report above)");
+      }
+    }
+    new CountDownLatch(1).await(); // until Ctrl-C
+  }
+
+  private void iniciar() throws IOException {
+    Files.createDirectories(opcoes.diretorio().resolve("logs"));
+    for (int porta :
+        List.of(opcoes.portaDoReceptor(), opcoes.portaDoAplicador(), opcoes.portaDoPublicador())) {
+      exigirLivre(porta, "a service port");
+      exigirLivre(porta + 1000, "a management port");
+    }
+    System.out.println("Starting PostgreSQL and Kafka...");
+    infra =
+        InfraLocal.builder()
+            .portaDoPostgres(opcoes.portaDoPostgres())
+            .portaDoKafka(opcoes.portaDoKafka())
+            .diretorioDoPostgres(opcoes.diretorio().resolve("postgres"))
+            .comecarLimpo(opcoes.limpo())
+            .iniciar();
+    URI apiDaLoja = null;
+    if (opcoes.demo()) {
+      exigirLivre(opcoes.portaDaApiDaLoja(), "the simulated orders API port (LOJA_API_PORT)");
+      simulacao =
+          Simulacao.builder()
+              .receptor(URI.create("http://127.0.0.1:" + opcoes.portaDoReceptor()))
+              .segredo(opcoes.segredo())
+              .banco(
+                  infra.postgres().jdbcUrl(), infra.postgres().usuario(), infra.postgres().senha())
+              .kafka(infra.kafka().bootstrapServers())
+              .portaDaApi(opcoes.portaDaApiDaLoja())
+              .pedidos(opcoes.pedidosDoDemo())
+              .taxa(100)
+              .perda(0.05)
+              .duplicacao(0.3)
+              .espera(Duration.ofMinutes(3))
+              .progresso(progresso -> System.out.println("[simulador] " + progresso))
+              .construir();
+      apiDaLoja = simulacao.iniciarApi();
+    }
+    ServicoEmProcesso relay = servico("publicador-outbox", opcoes.portaDoPublicador()).construir();
+    ServicoEmProcesso receptor =
+        servico("receptor", opcoes.portaDoReceptor())
+            .ambiente("LOJA_WEBHOOK_SECRET", opcoes.segredo())
+            .construir();
+    var aplicador = servico("aplicador", opcoes.portaDoAplicador());
+    if (apiDaLoja != null) {
+      aplicador
+          .ambiente("LOJA_API_URL", apiDaLoja.toString())
+          .ambiente("LOJA_API_TOKEN", simulacao.tokenDaApi())
+          .ambiente("LOJA_RECONCILIACAO_INTERVALO", "10s");
+    }
+    // The relay first: its replication slot must exist before the first webhook is stored.
+    iniciarEsperar(relay);
+    iniciarEsperar(receptor);
+    iniciarEsperar(aplicador.construir());
+    imprimirOndeEstaTudo();
+  }
+
+  private int demonstrar() throws InterruptedException {
+    System.out.println("\nRunning the provider simulator against the system...");
+    Relatorio relatorio = simulacao.executar();
+    System.out.println(relatorio.texto());
+    return relatorio.ok() ? 0 : 1;
+  }
+
+  private void iniciarEsperar(ServicoEmProcesso servico) {
+    System.out.println("Starting " + servico.nome() + "...");
+    servicos.add(servico);
+    servico.iniciar().aguardarSaude(PARTIDA);
+  }
+
+  private ServicoEmProcesso.Builder servico(String modulo, int porta) {
+    return ServicoEmProcesso.builder(modulo, jar(modulo))
+        .arquivoDeLog(opcoes.diretorio().resolve("logs").resolve(modulo + ".log"))
+        .portaDeGestao(porta + 1000)
+        .ambiente("SERVER_PORT", String.valueOf(porta))
+        .ambiente("SPRING_DATASOURCE_URL", infra.postgres().jdbcUrl())
+        .ambiente("SPRING_DATASOURCE_USERNAME", infra.postgres().usuario())
+        .ambiente("SPRING_DATASOURCE_PASSWORD", infra.postgres().senha())
+        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers());
+  }
+
+  private synchronized void parar() {
+    System.out.println("\nStopping...");
+    // Services first (the relay holds a replication connection), then Kafka, then PostgreSQL.
+    for (int i = servicos.size() - 1; i >= 0; i--) {
+      servicos.get(i).parar();
+    }
+    servicos.clear();
+    if (simulacao != null) {
+      simulacao.close();
+    }
+    if (infra != null) {
+      infra.close();
+      infra = null;
+    }
+  }
+
+  private void imprimirOndeEstaTudo() {
+    String corpo =
+        "{\"id\":\"evt_demo_1\",\"type\":\"order.paid\",\"occurred_at\":\"2026-11-29T12:00:00.123Z\","
+            + "\"data\":{\"id\":\"ord_demo_1\",\"status\":\"paid\",\"total_cents\":1990,"
+            + "\"customer_email\":\"cliente@example.com\"}}";
+    String webhook = "http://127.0.0.1:" + opcoes.portaDoReceptor() + "/webhooks/loja";
+    System.out.printf(
+        """
+
+        The system is up.
+          webhook URL      %s
+          secret in use    %s   (LOJA_WEBHOOK_SECRET)
+          PostgreSQL       %s   (user %s; data kept in %s)
+          Kafka bootstrap  %s
+          health           http://127.0.0.1:%d/actuator/health (receptor), :%d (aplicador), :%d (relay)
+          logs             %s
+
+        Send a signed webhook:
+          curl -i -X POST %s \\
+            -H 'Content-Type: application/json' \\
+            -H 'x-loja-signature: %s' \\
+            --data-raw '%s'
+
+        Then look at the order:
+          psql %s -c "select * from pedidos where id = 'ord_demo_1'"
+
+        Ctrl-C stops everything.
+        """,
+        webhook,
+        opcoes.segredo(),
+        infra.postgres().jdbcUrl(),
+        infra.postgres().usuario(),
+        opcoes.diretorio().resolve("postgres").toAbsolutePath(),
+        infra.kafka().bootstrapServers(),
+        opcoes.portaDoReceptor() + 1000,
+        opcoes.portaDoAplicador() + 1000,
+        opcoes.portaDoPublicador() + 1000,
+        opcoes.diretorio().resolve("logs").toAbsolutePath(),
+        webhook,
+        assinar(opcoes.segredo(), corpo),
+        corpo,
+        "postgresql://"
+            + infra.postgres().usuario()
+            + "@localhost:"
+            + infra.postgres().porta()
+            + "/"
+            + infra.postgres().banco());
+  }
+
+  static String assinar(String segredo, String corpo) {
+    try {
+      Mac hmac = Mac.getInstance("HmacSHA256");
+      hmac.init(new SecretKeySpec(segredo.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return HexFormat.of().formatHex(hmac.doFinal(corpo.getBytes(StandardCharsets.UTF_8)));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void exigirLivre(int porta, String qual) {
+    try (ServerSocket socket = new ServerSocket()) {
+      socket.setReuseAddress(true);
+      socket.bind(new InetSocketAddress("127.0.0.1", porta));
+    } catch (IOException e) {
+      throw new IllegalStateException(
+          "port " + porta + " (" + qual + ") is already in use; set another one (see --help)");
+    }
+  }
+
+  /** The service's runnable jar, built by the reactor before this module. */
+  private static Path jar(String modulo) {
+    Path alvo = Path.of(modulo, "target");
+    try (DirectoryStream<Path> jars = Files.newDirectoryStream(alvo, modulo + "-*.jar")) {
+      for (Path jar : jars) {
+        String nome = jar.getFileName().toString();
+        if (!nome.endsWith("-plain.jar") && !nome.endsWith("-exec.jar")) {
+          return jar;
+        }
+      }
+    } catch (IOException e) {
+      // fall through to the message below
+    }
+    throw new IllegalStateException(
+        "no jar in "
+            + alvo.toAbsolutePath()
+            + ": run ./executar-local.sh from the repository root");
+  }
+}

@@ -1,0 +1,139 @@
+package pedidos.pontaaponta;
+
+import java.io.IOException;
+import java.net.ServerSocket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.List;
+import java.util.Optional;
+import java.util.stream.Stream;
+import pedidos.infra.KafkaLocal;
+import pedidos.infra.PostgresLocal;
+import pedidos.infra.ServicoEmProcesso;
+
+/**
+ * The system as it runs in production: the receptor, an active relay with a standby, and the
+ * applier, each its own {@code java -jar} process, on a real PostgreSQL and a real Kafka.
+ */
+final class SistemaEmProcessos implements AutoCloseable {
+
+  static final String SEGREDO = "segredo-ponta-a-ponta";
+  private static final Duration PARTIDA = Duration.ofMinutes(3);
+
+  private final PostgresLocal postgres;
+  private final String kafka;
+  private final int portaDoReceptor = portaLivre();
+  final ServicoEmProcesso receptor;
+  final ServicoEmProcesso aplicador;
+  final ServicoEmProcesso relay;
+  final ServicoEmProcesso reserva;
+
+  SistemaEmProcessos(PostgresLocal postgres, String kafka, URI apiDaLoja, String tokenDaApi) {
+    this.postgres = postgres;
+    this.kafka = kafka;
+    this.receptor =
+        servico("receptor", "receptor")
+            .ambiente("SERVER_PORT", String.valueOf(portaDoReceptor))
+            .ambiente("LOJA_WEBHOOK_SECRET", SEGREDO)
+            .construir();
+    this.aplicador =
+        servico("aplicador", "aplicador")
+            .ambiente("LOJA_API_URL", apiDaLoja.toString())
+            .ambiente("LOJA_API_TOKEN", tokenDaApi)
+            .ambiente("LOJA_RECONCILIACAO_INTERVALO", "3s")
+            .ambiente("APLICADOR_VARREDURA_IDADE", "4s")
+            .ambiente("APLICADOR_VARREDURA_INTERVALO", "1s")
+            .construir();
+    this.relay = servico("publicador-outbox", "relay").construir();
+    this.reserva = servico("publicador-outbox", "reserva").construir();
+  }
+
+  SistemaEmProcessos iniciar() {
+    // The relay first: its slot must exist before traffic (snapshot.mode=no_data); the sweep
+    // would still catch what it missed, but the test wants the Kafka path exercised.
+    relay.iniciar();
+    relay.aguardarSaude(PARTIDA);
+    List.of(reserva, receptor, aplicador).forEach(ServicoEmProcesso::iniciar);
+    List.of(reserva, receptor, aplicador).forEach(servico -> servico.aguardarSaude(PARTIDA));
+    return this;
+  }
+
+  URI urlDoReceptor() {
+    return URI.create("http://127.0.0.1:" + portaDoReceptor);
+  }
+
+  /** What the relay's health says about its role: {@code ATIVO}, {@code RESERVA}... */
+  static Optional<String> papel(ServicoEmProcesso relay) {
+    if (!relay.vivo()) {
+      return Optional.empty();
+    }
+    try {
+      String saude =
+          HttpClient.newHttpClient()
+              .send(
+                  HttpRequest.newBuilder(
+                          URI.create(
+                              "http://127.0.0.1:" + relay.portaDeGestao() + "/actuator/health"))
+                      .timeout(Duration.ofSeconds(2))
+                      .build(),
+                  HttpResponse.BodyHandlers.ofString())
+              .body();
+      return Stream.of("ATIVO", "RESERVA", "PARADO")
+          .filter(papel -> saude.contains("\"papel\":\"" + papel + "\""))
+          .findFirst();
+    } catch (IOException e) {
+      return Optional.empty();
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return Optional.empty();
+    }
+  }
+
+  @Override
+  public void close() {
+    // The relay before PostgreSQL stops, or pg_ctl stop waits on its replication connection.
+    Stream.of(receptor, aplicador, relay, reserva).forEach(ServicoEmProcesso::parar);
+  }
+
+  private ServicoEmProcesso.Builder servico(String modulo, String nome) {
+    Path jar =
+        Path.of(
+            "..",
+            modulo,
+            "target",
+            modulo + "-" + System.getProperty("versao.do.projeto") + ".jar");
+    Path logs = Path.of("target", "logs");
+    try {
+      Files.createDirectories(logs);
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+    return ServicoEmProcesso.builder(nome, jar)
+        .opcoesDaJvm(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"))
+        .saida(null)
+        .arquivoDeLog(logs.resolve(nome + ".log"))
+        .portaDeGestao(portaLivre())
+        .ambiente("SERVER_PORT", String.valueOf(portaLivre()))
+        .ambiente("SPRING_DATASOURCE_URL", postgres.jdbcUrl())
+        .ambiente("SPRING_DATASOURCE_USERNAME", postgres.usuario())
+        .ambiente("SPRING_DATASOURCE_PASSWORD", postgres.senha())
+        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka);
+  }
+
+  static int portaLivre() {
+    try (ServerSocket socket = new ServerSocket(0)) {
+      return socket.getLocalPort();
+    } catch (IOException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static KafkaLocal kafkaNaPorta(int porta) {
+    return KafkaLocal.builder().porta(porta).iniciar();
+  }
+}
