@@ -1,0 +1,111 @@
+package pedidos.aplicador;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import pedidos.infra.InfraDeTeste;
+
+/**
+ * The ops status page in a real headless browser (Debian's chromium): the page's script fetches the
+ * panel and renders the pipeline and the anomalies with their orders.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = "aplicador.tarefas-periodicas=false")
+class PaginaDeStatusTest {
+
+  private static final Path CHROMIUM =
+      Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+
+  @DynamicPropertySource
+  static void infra(DynamicPropertyRegistry registro) {
+    InfraDeTeste.registrar(registro);
+  }
+
+  @LocalServerPort int porta;
+  @Autowired JdbcClient jdbc;
+  @Autowired AplicadorDeEventos aplicador;
+
+  @Test
+  void mostraOFluxoEAsAnomaliasComSeusPedidos(@TempDir Path perfil) throws Exception {
+    String pedido = "ord-status-" + UUID.randomUUID().toString().substring(0, 8);
+    guardar(pedido + "-pago", pedido, "order.paid", 10);
+    guardar(pedido + "-cancelado", pedido, "order.canceled", 20);
+    guardar(pedido + "-enviado", pedido, "order.shipped", 30);
+    for (String evento : List.of("-pago", "-cancelado", "-enviado")) {
+      aplicador.aplicar(pedido + evento, ModoDeAplicacao.NORMAL);
+    }
+
+    String dom = renderizar("http://127.0.0.1:" + porta + "/status.html", perfil);
+
+    assertThat(dom)
+        .contains(pedido)
+        .contains(pedido + "-enviado")
+        .contains("regressao_de_terminal");
+    assertThat(dom).as("no error shown").contains("<p id=\"erro\"></p>");
+    assertThat(dom).containsPattern("id=\"caixa-total\">[1-9][0-9]*<");
+    assertThat(dom).containsPattern("id=\"outbox-total\">[0-9]+<");
+  }
+
+  private void guardar(String evento, String pedido, String tipo, int sequencia) {
+    jdbc.sql(
+            """
+            INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)
+            VALUES (?, ?, ?, ?::jsonb)
+            """)
+        .params(
+            evento,
+            pedido,
+            tipo,
+            """
+            {"id": "%s", "type": "%s", "sequence": %d, "data": {"id": "%s"}}
+            """
+                .formatted(evento, tipo, sequencia, pedido))
+        .update();
+  }
+
+  /** The DOM after the page's scripts ran, as headless Chromium prints it. */
+  private static String renderizar(String url, Path perfil)
+      throws IOException, InterruptedException {
+    // A machine with only a JDK and Maven skips this one test; CI installs chromium and runs it.
+    assumeTrue(
+        Files.isExecutable(CHROMIUM),
+        "the status page test needs Debian's chromium (apt-get install chromium)");
+    Path saida = perfil.resolve("dom.html");
+    Process chromium =
+        new ProcessBuilder(
+                CHROMIUM.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + perfil.resolve("perfil"),
+                "--virtual-time-budget=10000",
+                "--dump-dom",
+                url)
+            .redirectOutput(saida.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    assertThat(chromium.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
+    return Files.readString(saida, StandardCharsets.UTF_8);
+  }
+}
