@@ -1,6 +1,7 @@
 package pedidos.aplicador;
 
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.slf4j.MDC;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -36,14 +37,19 @@ class OuvinteDeEventos {
       groupId = "${aplicador.grupo:aplicador}",
       concurrency = "${aplicador.concorrencia:3}")
   void receber(ConsumerRecord<String, String> registro) {
-    RegistroDeEvento evento = leitor.ler(registro.value());
-    long inicio = System.nanoTime();
-    var aplicado =
-        transacao.execute(
-            status -> {
-              caixaDeEntrada.guardarSeAusente(evento);
-              return aplicador.aplicarNaTransacao(evento.eventoId(), ModoDeAplicacao.NORMAL);
-            });
-    aplicado.ifPresent(feito -> metricas.aplicado("kafka", feito, System.nanoTime() - inicio));
+    // Every line logged while this record is applied, by us or by the libraries, carries its ids.
+    try (var pedido = MDC.putCloseable("pedido_id", registro.key())) {
+      RegistroDeEvento evento = leitor.ler(registro.value());
+      try (var id = MDC.putCloseable("evento_id", evento.eventoId())) {
+        long inicio = System.nanoTime();
+        var aplicado =
+            transacao.execute(
+                status -> {
+                  caixaDeEntrada.guardarSeAusente(evento);
+                  return aplicador.aplicarNaTransacao(evento.eventoId(), ModoDeAplicacao.NORMAL);
+                });
+        aplicado.ifPresent(feito -> metricas.aplicado("kafka", feito, System.nanoTime() - inicio));
+      }
+    }
   }
 }

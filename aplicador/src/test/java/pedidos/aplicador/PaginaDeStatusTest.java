@@ -4,6 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
@@ -14,6 +18,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
@@ -26,7 +31,7 @@ import pedidos.infra.InfraDeTeste;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = "aplicador.tarefas-periodicas=false")
+    properties = {"aplicador.tarefas-periodicas=false", "management.server.port=0"})
 class PaginaDeStatusTest {
 
   private static final Path CHROMIUM =
@@ -38,6 +43,7 @@ class PaginaDeStatusTest {
   }
 
   @LocalServerPort int porta;
+  @LocalManagementPort int portaDeGestao;
   @Autowired JdbcClient jdbc;
   @Autowired AplicadorDeEventos aplicador;
 
@@ -60,6 +66,22 @@ class PaginaDeStatusTest {
     assertThat(dom).as("no error shown").contains("<p id=\"erro\"></p>");
     assertThat(dom).containsPattern("id=\"caixa-total\">[1-9][0-9]*<");
     assertThat(dom).containsPattern("id=\"outbox-total\">[0-9]+<");
+  }
+
+  @Test
+  void saudeIncluiOBancoEOKafka() throws Exception {
+    var resposta =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + portaDeGestao + "/actuator/health"))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+    assertThat(resposta.statusCode()).isEqualTo(200);
+    assertThat(resposta.body())
+        .containsPattern("\"db\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"")
+        .containsPattern("\"kafka\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"");
   }
 
   private void guardar(String evento, String pedido, String tipo, int sequencia) {
