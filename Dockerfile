@@ -2,11 +2,13 @@
 # The build stage compiles from source, so a clone with Docker needs nothing else.
 FROM maven:3.9-eclipse-temurin-17 AS construcao
 ARG MODULO
+# The simulator's runnable jar carries a classifier: -exec
+ARG SUFIXO=""
 WORKDIR /src
 COPY . .
 RUN --mount=type=cache,target=/root/.m2 \
     mvn -B -q -DskipTests -Dspotless.check.skip=true -pl "${MODULO}" -am package \
- && cp "${MODULO}/target/${MODULO}-0.1.0-SNAPSHOT.jar" /app.jar
+ && cp "${MODULO}/target/${MODULO}-0.1.0-SNAPSHOT${SUFIXO}.jar" /app.jar
 
 FROM eclipse-temurin:17-jre
 RUN apt-get update \

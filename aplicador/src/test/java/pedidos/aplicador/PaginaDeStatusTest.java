@@ -1,6 +1,7 @@
 package pedidos.aplicador;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.io.IOException;
@@ -11,6 +12,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -23,6 +25,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import pedidos.dominio.Resultado;
 import pedidos.infra.InfraDeTeste;
 
 /**
@@ -46,6 +49,7 @@ class PaginaDeStatusTest {
   @LocalManagementPort int portaDeGestao;
   @Autowired JdbcClient jdbc;
   @Autowired AplicadorDeEventos aplicador;
+  @Autowired MetricasDoAplicador metricas;
 
   @Test
   void mostraOFluxoEAsAnomaliasComSeusPedidos(@TempDir Path perfil) throws Exception {
@@ -82,6 +86,34 @@ class PaginaDeStatusTest {
     assertThat(resposta.body())
         .containsPattern("\"db\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"")
         .containsPattern("\"kafka\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"");
+  }
+
+  @Test
+  void metricasDoAplicadorEDoConsumidorNoPrometheus() throws Exception {
+    String pedido = "ord-metricas-" + UUID.randomUUID().toString().substring(0, 8);
+    guardar(pedido + "-pago", pedido, "order.paid", 1);
+    aplicador.aplicar(pedido + "-pago", ModoDeAplicacao.NORMAL);
+    metricas.aplicado(
+        "kafka", new EventoAplicado(pedido + "-pago", pedido, Resultado.APLICADO, List.of()), 1);
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        HttpClient.newHttpClient()
+                            .send(
+                                HttpRequest.newBuilder(
+                                        URI.create(
+                                            "http://127.0.0.1:"
+                                                + portaDeGestao
+                                                + "/actuator/prometheus"))
+                                    .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                            .body())
+                    .contains("aplicador_eventos_total{origem=\"kafka\",resultado=\"aplicado\"")
+                    .contains("aplicador_aplicacao_seconds_bucket")
+                    .contains("kafka_consumer_fetch_manager_records_lag_max"));
   }
 
   private void guardar(String evento, String pedido, String tipo, int sequencia) {

@@ -66,18 +66,28 @@ final class ApiDaLoja implements AutoCloseable {
   }
 
   /**
+   * @param endereco where to listen: loopback by default; {@code 0.0.0.0} in a container network
    * @param porta 0 for a free port
    * @param verdade read on every request: the truth may be published after the server starts
    */
   static ApiDaLoja iniciar(
-      int porta, String token, Supplier<Verdade> verdade, VistasServidas servidas, Clock relogio) {
+      String endereco,
+      int porta,
+      String token,
+      Supplier<Verdade> verdade,
+      VistasServidas servidas,
+      Clock relogio) {
     if (token == null || token.isBlank()) {
       throw new IllegalArgumentException("the API token is required");
     }
     HttpServer servidor;
     try {
       servidor =
-          HttpServer.create(new InetSocketAddress(InetAddress.getLoopbackAddress(), porta), 50);
+          HttpServer.create(
+              endereco == null
+                  ? new InetSocketAddress(InetAddress.getLoopbackAddress(), porta)
+                  : new InetSocketAddress(endereco, porta),
+              50);
     } catch (IOException e) {
       throw new UncheckedIOException("could not listen on port " + porta, e);
     }

@@ -55,6 +55,7 @@ public final class Simulacao implements AutoCloseable {
     if (api == null) {
       api =
           ApiDaLoja.iniciar(
+              configuracao.enderecoDaApi(),
               configuracao.portaDaApi(),
               configuracao.tokenDaApi(),
               () -> verdade,
@@ -223,6 +224,7 @@ public final class Simulacao implements AutoCloseable {
       Duration reenvioInicial,
       Duration reenvioMaximo,
       Duration prazoDeEntrega,
+      String enderecoDaApi,
       int portaDaApi,
       String tokenDaApi,
       Duration espera,
@@ -252,6 +254,7 @@ public final class Simulacao implements AutoCloseable {
     private Duration reenvioInicial = Duration.ofMillis(100);
     private Duration reenvioMaximo = Duration.ofSeconds(5);
     private Duration prazoDeEntrega = Duration.ofMinutes(2);
+    private String enderecoDaApi;
     private int portaDaApi;
     private String tokenDaApi = UUID.randomUUID().toString();
     private Duration espera = Duration.ofSeconds(120);
@@ -350,6 +353,12 @@ public final class Simulacao implements AutoCloseable {
     }
 
     /** 0 (the default) picks a free port. */
+    /** Where the orders API listens; loopback unless told (e.g. {@code 0.0.0.0} in a container). */
+    public Builder enderecoDaApi(String endereco) {
+      this.enderecoDaApi = endereco;
+      return this;
+    }
+
     public Builder portaDaApi(int porta) {
       this.portaDaApi = porta;
       return this;
@@ -455,6 +464,7 @@ public final class Simulacao implements AutoCloseable {
               reenvioInicial,
               reenvioMaximo,
               prazoDeEntrega,
+              enderecoDaApi,
               portaDaApi,
               tokenDaApi,
               espera,

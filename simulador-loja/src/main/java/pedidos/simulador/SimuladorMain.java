@@ -28,6 +28,7 @@ public final class SimuladorMain {
         --concorrencia=8                   requisições simultâneas
         --atraso-maximo=2s --timeout=5s --prazo-entrega=2m
         --porta-api=8089 --token-api=T     API de pedidos da loja (-1: não servir); token aleatório se ausente
+        --endereco-api=0.0.0.0             onde a API escuta (padrão: loopback)
         --espera=120s                      quanto esperar a convergência
         --semente=1 --prefixo=P            mesma semente e prefixo, mesmos pedidos
         --exigir-verdade-final=true        o último fato de cada pedido precisa chegar ao sistema
@@ -51,6 +52,7 @@ public final class SimuladorMain {
           "timeout",
           "prazo-entrega",
           "porta-api",
+          "endereco-api",
           "token-api",
           "espera",
           "semente",
@@ -78,6 +80,9 @@ public final class SimuladorMain {
       builder = configurar(argumentos, saida);
       if (portaDaApi >= 0) {
         builder.portaDaApi(portaDaApi);
+      }
+      if (argumentos.tem("endereco-api")) {
+        builder.enderecoDaApi(argumentos.texto("endereco-api", null));
       }
     } catch (IllegalArgumentException e) {
       erros.println(e.getMessage());

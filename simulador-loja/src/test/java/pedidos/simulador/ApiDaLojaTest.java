@@ -181,14 +181,16 @@ class ApiDaLojaTest {
 
   @Test
   void semVerdadeAindaNaoHaPedidos() throws Exception {
-    api = ApiDaLoja.iniciar(0, TOKEN, () -> Verdade.VAZIA, servidas, Clock.systemUTC());
+    api = ApiDaLoja.iniciar(null, 0, TOKEN, () -> Verdade.VAZIA, servidas, Clock.systemUTC());
 
     assertThat(lerTudo(INICIO, 10)).isEmpty();
   }
 
   private void iniciar(Instant agora) {
     Verdade verdade = new Verdade(PEDIDOS);
-    api = ApiDaLoja.iniciar(0, TOKEN, () -> verdade, servidas, Clock.fixed(agora, ZoneOffset.UTC));
+    api =
+        ApiDaLoja.iniciar(
+            null, 0, TOKEN, () -> verdade, servidas, Clock.fixed(agora, ZoneOffset.UTC));
   }
 
   private List<JsonNode> lerTudo(Instant desde, int limite) throws Exception {
