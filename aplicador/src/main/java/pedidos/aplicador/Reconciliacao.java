@@ -21,8 +21,7 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.RodadaDeReconciliacao.Situacao;
-import pedidos.dominio.Status;
-import pedidos.dominio.VersaoDoFato;
+import pedidos.dominio.Interpretacao;
 
 /**
  * Webhooks get lost; the provider's orders API is the source of truth. Each round reads the orders
@@ -209,19 +208,9 @@ class Reconciliacao {
     }
   }
 
-  /**
-   * The same order at the same version gives the same id, so reading it again in a later round (the
-   * overlap) stores nothing new; {@code null} for a status that means nothing to us.
-   */
   static String eventoId(PedidoDaApi pedido) {
-    if (Status.daApi(pedido.status()).isEmpty()) {
-      return null;
-    }
-    String versao =
-        VersaoDoFato.inteiroSeguro(pedido.sequence())
-            ? "s" + pedido.sequence().toBigInteger()
-            : pedido.updatedAt();
-    return "api:" + pedido.id() + ":" + versao + ":" + pedido.status();
+    return Interpretacao.eventoIdDaApi(
+        pedido.id(), pedido.status(), pedido.sequence(), pedido.updatedAt());
   }
 
   private static boolean comando(Connection conexao, String sql) throws SQLException {

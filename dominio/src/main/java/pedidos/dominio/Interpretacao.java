@@ -52,6 +52,21 @@ public sealed interface Interpretacao permits Fato, Interpretacao.SemFato {
     return fato(eventoId, status.get(), sequence, occurredAt, totalCentavos, clienteEmail);
   }
 
+  /**
+   * The inbox key of an order read from the API: the same order at the same version and status is
+   * the same fact however often it is read, so reading it again stores nothing new. {@code null}
+   * for a status that means nothing to us.
+   */
+  static String eventoIdDaApi(
+      String pedidoId, String statusDaApi, BigDecimal sequence, String updatedAt) {
+    if (Status.daApi(statusDaApi).isEmpty()) {
+      return null;
+    }
+    String versao =
+        VersaoDoFato.inteiroSeguro(sequence) ? "s" + sequence.toBigIntegerExact() : updatedAt;
+    return "api:" + pedidoId + ":" + versao + ":" + statusDaApi;
+  }
+
   /** The seed's {@code fatoDaApi}: the same kind of fact from an order read from the API. */
   static Interpretacao daApi(
       String eventoId,

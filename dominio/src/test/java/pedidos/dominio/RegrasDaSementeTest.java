@@ -172,6 +172,15 @@ class RegrasDaSementeTest {
         .isEqualTo(Interpretacao.SemFato.invalido("status desconhecido: lost"));
   }
 
+  @Test
+  void oIdDeUmPedidoLidoNaApiEDaVersaoENaoDaLeitura() {
+    assertThat(Interpretacao.eventoIdDaApi("ord_1", "paid", new BigDecimal("7.0"), "x"))
+        .isEqualTo("api:ord_1:s7:paid");
+    assertThat(Interpretacao.eventoIdDaApi("ord_1", "paid", null, "2026-11-29T12:00:00Z"))
+        .isEqualTo("api:ord_1:2026-11-29T12:00:00Z:paid");
+    assertThat(Interpretacao.eventoIdDaApi("ord_1", "lost", null, "2026-11-29T12:00:00Z")).isNull();
+  }
+
   private static long versao(BigDecimal sequence, String instante, Status status) {
     return ((VersaoDoFato.Valida) VersaoDoFato.de(sequence, instante, status)).valor();
   }

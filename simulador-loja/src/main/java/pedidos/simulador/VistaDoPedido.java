@@ -49,8 +49,11 @@ record VistaDoPedido(
    * order at the same version and status is the same fact however often it is read.
    */
   String eventoId() {
-    String versao = sequence != null ? "s" + sequence : atualizadoEm();
-    return "api:" + pedidoId + ":" + versao + ":" + statusDaApi();
+    return Interpretacao.eventoIdDaApi(
+        pedidoId,
+        statusDaApi(),
+        sequence == null ? null : BigDecimal.valueOf(sequence),
+        atualizadoEm());
   }
 
   /** The fact the applier derives from this view, with the seed's {@code fatoDaApi}. */
