@@ -1,0 +1,60 @@
+package pedidos.receptor;
+
+import jakarta.servlet.http.HttpServletRequest;
+import java.nio.charset.StandardCharsets;
+import java.util.EnumMap;
+import java.util.Map;
+import org.springframework.http.MediaType;
+import org.springframework.http.ResponseEntity;
+import org.springframework.web.bind.annotation.PostMapping;
+import org.springframework.web.bind.annotation.RequestHeader;
+import org.springframework.web.bind.annotation.RestController;
+
+/**
+ * {@code POST /webhooks/loja}: the HTTP edge. Other methods get 405 and other content types 415
+ * from Spring MVC itself, before this runs; every refusal is rendered by {@link TratadorDeErros}.
+ */
+@RestController
+final class EndpointDaLoja {
+
+  static final String CAMINHO = "/webhooks/loja";
+  static final String CABECALHO_DA_ASSINATURA = "x-loja-signature";
+
+  private static final Map<Desfecho, byte[]> RESPOSTAS = new EnumMap<>(Desfecho.class);
+
+  static {
+    for (Desfecho desfecho : Desfecho.values()) {
+      RESPOSTAS.put(
+          desfecho,
+          ("{\"resultado\":\"" + desfecho.rotulo() + "\"}").getBytes(StandardCharsets.UTF_8));
+    }
+  }
+
+  private final LeitorDeCorpo leitor;
+  private final ReceptorDeEventos receptor;
+
+  EndpointDaLoja(LeitorDeCorpo leitor, ReceptorDeEventos receptor) {
+    this.leitor = leitor;
+    this.receptor = receptor;
+  }
+
+  @PostMapping(
+      path = CAMINHO,
+      consumes = {MediaType.APPLICATION_JSON_VALUE, "application/*+json"})
+  ResponseEntity<byte[]> receber(
+      @RequestHeader(name = CABECALHO_DA_ASSINATURA, required = false) String assinatura,
+      HttpServletRequest requisicao) {
+    if (assinatura == null || assinatura.isEmpty()) {
+      // Refused before reading the body: nothing to verify it with.
+      throw receptor.assinaturaInvalida();
+    }
+    byte[] corpo = leitor.ler(requisicao);
+    Desfecho desfecho = receptor.receber(corpo, assinatura);
+    FiltroDeMetricas.marcar(requisicao, desfecho.rotulo());
+    // A fixed content type and ready-made bytes: whatever the Accept header says, a stored event is
+    // never answered 406 (the provider would redeliver it forever).
+    return ResponseEntity.ok()
+        .contentType(MediaType.APPLICATION_JSON)
+        .body(RESPOSTAS.get(desfecho));
+  }
+}

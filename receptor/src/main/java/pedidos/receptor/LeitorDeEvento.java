@@ -1,0 +1,236 @@
+package pedidos.receptor;
+
+import java.nio.ByteBuffer;
+import java.nio.charset.CharacterCodingException;
+import java.nio.charset.CharsetDecoder;
+import java.nio.charset.CodingErrorAction;
+import java.nio.charset.StandardCharsets;
+import org.springframework.stereotype.Component;
+import pedidos.receptor.Recusa.CorpoInvalido;
+import tools.jackson.core.JacksonException;
+import tools.jackson.core.JsonParser;
+import tools.jackson.core.JsonToken;
+import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.json.JsonFactory;
+
+/**
+ * Turns a signed body into an {@link EventoRecebido}, or refuses it with the reason.
+ *
+ * <p>The body is stored as sent ({@code payload::jsonb}), so what passes here must be what
+ * PostgreSQL accepts: strict UTF-8, one JSON object and nothing after it, no duplicate keys (jsonb
+ * keeps the last one, which would let {@code id} say one thing here and another in the row), no
+ * {@code \u0000} and no lone surrogate in any string or key (jsonb rejects both). Whatever still
+ * slips through (a number too large for {@code numeric}) is refused by PostgreSQL itself and ends
+ * in quarantine the same way.
+ *
+ * <p>One streaming pass, no tree: only {@code id}, {@code type} and {@code data.id} are kept.
+ */
+@Component
+final class LeitorDeEvento {
+
+  private static final JsonFactory JSON =
+      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+
+  private final int comprimentoMaximo;
+
+  LeitorDeEvento(ReceptorProperties propriedades) {
+    this.comprimentoMaximo = propriedades.comprimentoMaximoDeId();
+  }
+
+  EventoRecebido ler(byte[] corpo) {
+    String texto = utf8(corpo);
+    Campos campos = new Campos();
+    try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), texto)) {
+      if (parser.nextToken() != JsonToken.START_OBJECT) {
+        throw new CorpoInvalido("nao_e_objeto", "The body must be a JSON object.");
+      }
+      percorrer(parser, campos);
+    } catch (JacksonException e) {
+      throw new CorpoInvalido(
+          "json_invalido", "The body is not valid JSON: " + descrever(e), campos.idLegivel());
+    } catch (CorpoInvalido e) {
+      throw e.eventoId() == null && campos.idLegivel() != null
+          ? new CorpoInvalido(e.motivo(), e.getMessage(), campos.idLegivel())
+          : e;
+    }
+    String eventoId = campos.exigir("id", campos.id, campos.tipoDoId, comprimentoMaximo, null);
+    String tipo =
+        campos.exigir("type", campos.type, campos.tipoDoType, comprimentoMaximo, eventoId);
+    if (campos.tipoDoData == null) {
+      throw new CorpoInvalido("campo_ausente", "Field 'data' is missing.", eventoId);
+    }
+    if (campos.tipoDoData != JsonToken.START_OBJECT) {
+      throw new CorpoInvalido("campo_nao_objeto", "Field 'data' must be an object.", eventoId);
+    }
+    String recursoId =
+        campos.exigir("data.id", campos.dataId, campos.tipoDoDataId, comprimentoMaximo, eventoId);
+    return new EventoRecebido(eventoId, recursoId, tipo, texto);
+  }
+
+  private static String utf8(byte[] corpo) {
+    CharsetDecoder decodificador =
+        StandardCharsets.UTF_8
+            .newDecoder()
+            .onMalformedInput(CodingErrorAction.REPORT)
+            .onUnmappableCharacter(CodingErrorAction.REPORT);
+    try {
+      return decodificador.decode(ByteBuffer.wrap(corpo)).toString();
+    } catch (CharacterCodingException e) {
+      throw new CorpoInvalido("utf8_invalido", "The body is not valid UTF-8.");
+    }
+  }
+
+  /**
+   * Walks the object whose {@code START_OBJECT} was just read, checking every string and key, and
+   * notes the top-level {@code id}, {@code type} and {@code data}, and {@code data.id}.
+   */
+  private static void percorrer(JsonParser parser, Campos campos) {
+    int profundidade = 1;
+    String campoDoTopo = null;
+    String campoDoData = null;
+    boolean dentroDoData = false;
+    JsonToken token;
+    while ((token = parser.nextToken()) != null) {
+      if (profundidade == 0) {
+        throw new CorpoInvalido("json_invalido", "The body has content after the JSON object.");
+      }
+      switch (token) {
+        case PROPERTY_NAME -> {
+          String nome = parser.currentName();
+          verificarTexto(nome);
+          if (profundidade == 1) {
+            campoDoTopo = nome;
+          } else if (profundidade == 2 && dentroDoData) {
+            campoDoData = nome;
+          }
+        }
+        case START_OBJECT, START_ARRAY -> {
+          if (profundidade == 1) {
+            campos.valorNoTopo(campoDoTopo, token, null);
+            dentroDoData = "data".equals(campoDoTopo) && token == JsonToken.START_OBJECT;
+          } else if (profundidade == 2 && dentroDoData) {
+            campos.valorNoData(campoDoData, token, null);
+          }
+          profundidade++;
+        }
+        case END_OBJECT, END_ARRAY -> {
+          profundidade--;
+          if (profundidade == 1) {
+            dentroDoData = false;
+          }
+        }
+        default -> {
+          String texto = null;
+          if (token == JsonToken.VALUE_STRING) {
+            texto = parser.getString();
+            verificarTexto(texto);
+          }
+          if (profundidade == 1) {
+            campos.valorNoTopo(campoDoTopo, token, texto);
+          } else if (profundidade == 2 && dentroDoData) {
+            campos.valorNoData(campoDoData, token, texto);
+          }
+        }
+      }
+    }
+  }
+
+  /** What PostgreSQL's jsonb refuses in a string or a key, found before it gets there. */
+  private static void verificarTexto(String texto) {
+    for (int i = 0; i < texto.length(); i++) {
+      char c = texto.charAt(i);
+      if (c == '\u0000') {
+        throw new CorpoInvalido(
+            "caractere_nulo", "A string contains \\u0000, which PostgreSQL cannot store.");
+      }
+      if (Character.isHighSurrogate(c)
+          && i + 1 < texto.length()
+          && Character.isLowSurrogate(texto.charAt(i + 1))) {
+        i++;
+      } else if (Character.isSurrogate(c)) {
+        throw new CorpoInvalido(
+            "surrogate_isolado", "A string contains an unpaired UTF-16 surrogate escape.");
+      }
+    }
+  }
+
+  private static String descrever(JacksonException e) {
+    String mensagem = e.getOriginalMessage();
+    var local = e.getLocation();
+    if (local == null || local.getLineNr() < 1) {
+      return mensagem;
+    }
+    return mensagem + " (line " + local.getLineNr() + ", column " + local.getColumnNr() + ")";
+  }
+
+  /** The three fields the row needs, and the JSON type each one came as. */
+  private static final class Campos {
+    String id;
+    String type;
+    String dataId;
+    JsonToken tipoDoId;
+    JsonToken tipoDoType;
+    JsonToken tipoDoData;
+    JsonToken tipoDoDataId;
+
+    void valorNoTopo(String campo, JsonToken token, String texto) {
+      if (campo == null) {
+        return;
+      }
+      switch (campo) {
+        case "id" -> {
+          tipoDoId = token;
+          id = texto;
+        }
+        case "type" -> {
+          tipoDoType = token;
+          type = texto;
+        }
+        case "data" -> tipoDoData = token;
+        default -> {}
+      }
+    }
+
+    /** The id, when one was read and is fit to find the body again by. */
+    String idLegivel() {
+      if (id == null || id.isBlank() || id.length() > 200) {
+        return null;
+      }
+      for (int i = 0; i < id.length(); i++) {
+        if (id.charAt(i) == '\u0000' || Character.isSurrogate(id.charAt(i))) {
+          return null;
+        }
+      }
+      return id;
+    }
+
+    void valorNoData(String campo, JsonToken token, String texto) {
+      if ("id".equals(campo)) {
+        tipoDoDataId = token;
+        dataId = texto;
+      }
+    }
+
+    String exigir(String nome, String valor, JsonToken tipo, int maximo, String eventoId) {
+      if (tipo == null) {
+        throw new CorpoInvalido("campo_ausente", "Field '" + nome + "' is missing.", eventoId);
+      }
+      if (tipo != JsonToken.VALUE_STRING) {
+        throw new CorpoInvalido(
+            "campo_nao_texto", "Field '" + nome + "' must be a string.", eventoId);
+      }
+      if (valor.isBlank()) {
+        throw new CorpoInvalido("campo_vazio", "Field '" + nome + "' is empty.", eventoId);
+      }
+      if (valor.length() > maximo) {
+        throw new CorpoInvalido(
+            "campo_longo_demais",
+            "Field '" + nome + "' is longer than " + maximo + " characters.",
+            // An absurd id is no use to find the body again.
+            "id".equals(nome) ? null : eventoId);
+      }
+      return valor;
+    }
+  }
+}

@@ -1,0 +1,66 @@
+package pedidos.receptor;
+
+import org.springframework.stereotype.Service;
+import pedidos.receptor.Recusa.AssinaturaInvalida;
+import pedidos.receptor.Recusa.CorpoInvalido;
+
+/**
+ * Verify, store, answer. Nothing is stored before the signature is checked; a signed body that is
+ * not a storable event is kept in quarantine before the 400 goes out, so the provider's bytes are
+ * never lost (if the quarantine itself cannot be written, the answer is 503 and the provider
+ * redelivers).
+ */
+@Service
+final class ReceptorDeEventos {
+
+  private final VerificadorDeAssinatura verificador;
+  private final LeitorDeEvento leitor;
+  private final Gravador gravador;
+  private final Quarentena quarentena;
+  private final ObservadorDoReceptor observador;
+
+  ReceptorDeEventos(
+      VerificadorDeAssinatura verificador,
+      LeitorDeEvento leitor,
+      Gravador gravador,
+      Quarentena quarentena,
+      ObservadorDoReceptor observador) {
+    this.verificador = verificador;
+    this.leitor = leitor;
+    this.gravador = gravador;
+    this.quarentena = quarentena;
+    this.observador = observador;
+  }
+
+  Desfecho receber(byte[] corpo, String assinatura) {
+    if (!verificador.valida(corpo, assinatura)) {
+      throw assinaturaInvalida();
+    }
+    EventoRecebido evento;
+    Desfecho desfecho;
+    try {
+      evento = leitor.ler(corpo);
+      desfecho = gravador.gravar(evento);
+    } catch (CorpoInvalido recusa) {
+      guardarEmQuarentena(corpo, recusa);
+      throw recusa;
+    }
+    observador.gravado(evento, desfecho);
+    return desfecho;
+  }
+
+  AssinaturaInvalida assinaturaInvalida() {
+    observador.assinaturaInvalida();
+    return new AssinaturaInvalida();
+  }
+
+  private void guardarEmQuarentena(byte[] corpo, CorpoInvalido recusa) {
+    try {
+      quarentena.guardar(corpo, recusa.motivo() + ": " + recusa.getMessage(), recusa.eventoId());
+    } catch (RuntimeException e) {
+      observador.falhaDoBanco(1, FalhaDoBanco.de(e), e);
+      throw new Recusa.BancoIndisponivel("The body could not be kept in quarantine now.", e);
+    }
+    observador.emQuarentena(recusa, corpo.length);
+  }
+}

@@ -1,0 +1,79 @@
+package pedidos.receptor;
+
+import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
+import jakarta.validation.constraints.Min;
+import jakarta.validation.constraints.NotBlank;
+import jakarta.validation.constraints.NotEmpty;
+import jakarta.validation.constraints.NotNull;
+import java.time.Duration;
+import java.util.List;
+import org.springframework.boot.context.properties.ConfigurationProperties;
+import org.springframework.boot.context.properties.bind.DefaultValue;
+import org.springframework.util.unit.DataSize;
+import org.springframework.validation.annotation.Validated;
+
+/**
+ * Everything the receptor can be told, under {@code receptor.*}.
+ *
+ * @param segredos the webhook secrets; any one of them verifies a signature, so a secret can be
+ *     rotated without downtime (add the new one, move the provider, drop the old one). Bound from
+ *     {@code LOJA_WEBHOOK_SECRET}, comma-separated.
+ * @param tamanhoMaximoDoCorpo bodies above this are refused with 413 before being read whole
+ * @param comprimentoMaximoDeId longest {@code id}, {@code type} and {@code data.id} accepted
+ * @param esperaSugerida the {@code Retry-After} sent with a 503
+ * @param tempoLimiteDoComando how long one SQL statement may run before it is cancelled
+ * @param esperaPelaGravacao how long a request waits for its row to commit before answering 503
+ * @param gravacao how rows reach the database
+ */
+@Validated
+@ConfigurationProperties("receptor")
+record ReceptorProperties(
+    @NotEmpty(
+            message =
+                "no webhook secret configured: set LOJA_WEBHOOK_SECRET to one or more"
+                    + " comma-separated secrets; the receptor will not accept unsigned webhooks")
+        List<@NotBlank(message = "LOJA_WEBHOOK_SECRET has an empty entry") String> segredos,
+    @DefaultValue("1MB") @NotNull DataSize tamanhoMaximoDoCorpo,
+    @DefaultValue("200") @Min(1) @Max(100_000) int comprimentoMaximoDeId,
+    @DefaultValue("5s") @NotNull Duration esperaSugerida,
+    @DefaultValue("5s") @NotNull Duration tempoLimiteDoComando,
+    @DefaultValue("10s") @NotNull Duration esperaPelaGravacao,
+    @DefaultValue @Valid @NotNull Gravacao gravacao) {
+
+  ReceptorProperties {
+    segredos = segredos == null ? List.of() : List.copyOf(segredos);
+    if (tamanhoMaximoDoCorpo != null
+        && (tamanhoMaximoDoCorpo.toBytes() < 1
+            || tamanhoMaximoDoCorpo.toBytes() > Integer.MAX_VALUE - 16)) {
+      throw new IllegalArgumentException(
+          "receptor.tamanho-maximo-do-corpo must be between 1B and 2GB, got "
+              + tamanhoMaximoDoCorpo);
+    }
+  }
+
+  int limiteDoCorpo() {
+    return (int) tamanhoMaximoDoCorpo.toBytes();
+  }
+
+  /**
+   * @param modo {@code grupo} (the default) batches the inserts of concurrent requests into one
+   *     statement and one commit; {@code individual} commits each request's insert on its own
+   * @param loteMaximo most rows in one group commit
+   * @param escritores threads (and so connections) writing batches at the same time
+   * @param esperaMaxima how long a writer holding a first row waits for more before writing; zero
+   *     writes whatever has queued up while the previous batch was committing
+   * @param filaMaxima requests waiting for a writer beyond this get a 503 at once
+   */
+  record Gravacao(
+      @DefaultValue("grupo") @NotNull Modo modo,
+      @DefaultValue("128") @Min(1) @Max(10_000) int loteMaximo,
+      @DefaultValue("2") @Min(1) @Max(64) int escritores,
+      @DefaultValue("0ms") @NotNull Duration esperaMaxima,
+      @DefaultValue("10000") @Min(1) int filaMaxima) {}
+
+  enum Modo {
+    GRUPO,
+    INDIVIDUAL
+  }
+}

@@ -1,0 +1,81 @@
+package pedidos.receptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import java.time.Duration;
+import org.junit.jupiter.api.Test;
+import org.springframework.boot.WebApplicationType;
+import org.springframework.boot.builder.SpringApplicationBuilder;
+import org.springframework.boot.context.properties.EnableConfigurationProperties;
+import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.context.annotation.Configuration;
+import pedidos.infra.PostgresLocal;
+
+/** The module's one configuration record: defaults, secrets, and refusing to start without one. */
+class ConfiguracaoTest {
+
+  private final ApplicationContextRunner contexto =
+      new ApplicationContextRunner().withUserConfiguration(SoAsPropriedades.class);
+
+  @Test
+  void osPadroesSaoOsDoIssue() {
+    contexto
+        .withPropertyValues("receptor.segredos=s")
+        .run(
+            ctx -> {
+              ReceptorProperties propriedades = ctx.getBean(ReceptorProperties.class);
+              assertThat(propriedades.limiteDoCorpo()).isEqualTo(1024 * 1024);
+              assertThat(propriedades.gravacao().modo()).isEqualTo(ReceptorProperties.Modo.GRUPO);
+              assertThat(propriedades.gravacao().esperaMaxima()).isEqualTo(Duration.ZERO);
+              assertThat(propriedades.esperaSugerida()).isEqualTo(Duration.ofSeconds(5));
+            });
+  }
+
+  @Test
+  void variosSegredosSeparadosPorVirgula() {
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=${LOJA_WEBHOOK_SECRET:}", "LOJA_WEBHOOK_SECRET=novo, antigo")
+        .run(
+            ctx ->
+                assertThat(ctx.getBean(ReceptorProperties.class).segredos())
+                    .containsExactly("novo", "antigo"));
+  }
+
+  @Test
+  void semSegredoOContextoNaoSobeEDizPorque() {
+    contexto
+        .withPropertyValues("receptor.segredos=${LOJA_WEBHOOK_SECRET:}")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("LOJA_WEBHOOK_SECRET"));
+  }
+
+  @Test
+  void aAplicacaoDeVerdadeRecusaSubirSemSegredo() {
+    PostgresLocal postgres = BancoDeTeste.compartilhado();
+
+    Throwable falha =
+        catchThrowable(
+            () ->
+                new SpringApplicationBuilder(ReceptorApplication.class)
+                    .web(WebApplicationType.NONE)
+                    .run(
+                        "--spring.datasource.url=" + postgres.jdbcUrl(),
+                        "--spring.datasource.username=" + postgres.usuario(),
+                        "--spring.datasource.password=" + postgres.senha(),
+                        "--LOJA_WEBHOOK_SECRET=")
+                    .close());
+
+    assertThat(falha).isNotNull();
+    assertThat(falha).rootCause().hasMessageContaining("LOJA_WEBHOOK_SECRET");
+  }
+
+  @Configuration(proxyBeanMethods = false)
+  @EnableConfigurationProperties(ReceptorProperties.class)
+  static class SoAsPropriedades {}
+}

@@ -1,0 +1,149 @@
+package pedidos.receptor;
+
+import java.io.ByteArrayOutputStream;
+import java.io.IOException;
+import java.io.InputStream;
+import java.io.OutputStream;
+import java.io.UncheckedIOException;
+import java.net.Socket;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.security.GeneralSecurityException;
+import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
+
+/** Deliveries as the provider makes them: a JSON body signed with HMAC-SHA256, over real HTTP. */
+final class Entregas {
+
+  static final String SEGREDO = "segredo-atual-de-teste";
+  static final String SEGREDO_ANTIGO = "segredo-antigo-de-teste";
+
+  /** What the test contexts bind to {@code receptor.segredos}. */
+  static final String SEGREDOS = SEGREDO + "," + SEGREDO_ANTIGO;
+
+  private final HttpClient http;
+  private final int porta;
+  private final URI endpoint;
+
+  Entregas(int porta) {
+    this.porta = porta;
+    this.endpoint = URI.create("http://127.0.0.1:" + porta + "/webhooks/loja");
+    this.http =
+        HttpClient.newBuilder()
+            .version(HttpClient.Version.HTTP_1_1)
+            .connectTimeout(Duration.ofSeconds(5))
+            .build();
+  }
+
+  static String evento(String id, String pedido, String tipo) {
+    return """
+        {"id": "%s", "type": "%s", "occurred_at": "2026-11-29T12:00:00.123Z", \
+        "data": {"id": "%s", "status": "paid", "total_cents": 1990, \
+        "customer_email": "cliente@example.com"}}"""
+        .formatted(id, tipo, pedido);
+  }
+
+  static String evento(String id) {
+    return evento(id, "ord_" + id, "order.paid");
+  }
+
+  /** Lowercase hex HMAC-SHA256, written out here rather than taken from the code under test. */
+  static String assinar(byte[] corpo, String segredo) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(segredo.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      StringBuilder hex = new StringBuilder();
+      for (byte b : mac.doFinal(corpo)) {
+        hex.append(Character.forDigit((b >> 4) & 0xf, 16)).append(Character.forDigit(b & 0xf, 16));
+      }
+      return hex.toString();
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  static String assinar(byte[] corpo) {
+    return assinar(corpo, SEGREDO);
+  }
+
+  HttpRequest.Builder requisicao() {
+    return HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(30));
+  }
+
+  HttpRequest assinada(byte[] corpo) {
+    return requisicao()
+        .header("Content-Type", "application/json")
+        .header("x-loja-signature", assinar(corpo))
+        .POST(HttpRequest.BodyPublishers.ofByteArray(corpo))
+        .build();
+  }
+
+  HttpResponse<String> enviar(String json) {
+    return enviar(json.getBytes(StandardCharsets.UTF_8));
+  }
+
+  HttpResponse<String> enviar(byte[] corpo) {
+    return enviar(assinada(corpo));
+  }
+
+  HttpResponse<String> enviar(HttpRequest requisicao) {
+    try {
+      return http.send(requisicao, HttpResponse.BodyHandlers.ofString());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  CompletableFuture<HttpResponse<String>> enviarAssincrono(byte[] corpo) {
+    return http.sendAsync(assinada(corpo), HttpResponse.BodyHandlers.ofString());
+  }
+
+  /**
+   * Writes the request head, lets the caller write (part of) a body, and returns what the server
+   * answered first: its status line and headers, read as soon as they arrive, even if the body was
+   * never finished.
+   */
+  String bruto(String cabecalhos, CorpoBruto corpo) {
+    try (Socket socket = new Socket("127.0.0.1", porta)) {
+      socket.setSoTimeout(10_000);
+      OutputStream saida = socket.getOutputStream();
+      saida.write(cabecalhos.getBytes(StandardCharsets.US_ASCII));
+      saida.flush();
+      try {
+        corpo.escrever(saida);
+        saida.flush();
+      } catch (IOException e) {
+        // The server may answer and close while the body is still being written.
+      }
+      return lerCabecalho(socket.getInputStream());
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
+  private static String lerCabecalho(InputStream entrada) throws IOException {
+    ByteArrayOutputStream lido = new ByteArrayOutputStream();
+    int b;
+    while ((b = entrada.read()) != -1) {
+      lido.write(b);
+      String ate = lido.toString(StandardCharsets.ISO_8859_1);
+      if (ate.endsWith("\r\n\r\n")) {
+        return ate;
+      }
+    }
+    return lido.toString(StandardCharsets.ISO_8859_1);
+  }
+
+  @FunctionalInterface
+  interface CorpoBruto {
+    void escrever(OutputStream saida) throws IOException;
+  }
+}

@@ -1,0 +1,249 @@
+package pedidos.receptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowable;
+
+import com.zaxxer.hikari.HikariDataSource;
+import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
+import java.time.Duration;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import org.flywaydb.core.Flyway;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.util.unit.DataSize;
+import pedidos.infra.PostgresLocal;
+import pedidos.receptor.Recusa.BancoIndisponivel;
+import pedidos.receptor.Recusa.CorpoInvalido;
+
+/**
+ * The group-commit path against the real database, without HTTP in the way: concurrent events with
+ * duplicates, conflicts, rows already stored and one body PostgreSQL refuses, all in one batch.
+ */
+class GravacaoEmGrupoTest {
+
+  private static final PostgresLocal postgres = BancoDeTeste.compartilhado();
+  private static HikariDataSource dataSource;
+
+  private final SimpleMeterRegistry metricas = new SimpleMeterRegistry();
+  private final ExecutorService threads = Executors.newCachedThreadPool();
+  private final String prefixo = "grp_" + UUID.randomUUID() + "_";
+  private GravadorEmGrupo gravador;
+
+  @BeforeAll
+  static void migrar() {
+    dataSource = new HikariDataSource();
+    dataSource.setJdbcUrl(postgres.jdbcUrl());
+    dataSource.setUsername(postgres.usuario());
+    dataSource.setPassword(postgres.senha());
+    dataSource.setMaximumPoolSize(4);
+    Flyway.configure().dataSource(dataSource).load().migrate();
+  }
+
+  @AfterAll
+  static void fechar() {
+    dataSource.close();
+  }
+
+  @AfterEach
+  void parar() {
+    if (gravador != null) {
+      gravador.stop();
+    }
+    threads.shutdownNow();
+  }
+
+  @Test
+  void umLoteComDuplicadosConflitosEUmaLinhaEnvenenadaDaACadaUmOSeuDesfecho() throws Exception {
+    // One writer that waits long enough for every event below to join its batch.
+    gravador = gravador(dataSource, 1, Duration.ofMillis(500));
+    JdbcClient jdbc = JdbcClient.create(dataSource);
+    jdbc.sql(CaixaDeEntrada.INSERIR_UM)
+        .params(prefixo + "ja_igual", "ord", "order.paid", json(prefixo + "ja_igual", "paid"))
+        .query(String.class)
+        .list();
+    jdbc.sql(CaixaDeEntrada.INSERIR_UM)
+        .params(prefixo + "ja_outro", "ord", "order.paid", json(prefixo + "ja_outro", "paid"))
+        .query(String.class)
+        .list();
+
+    Map<String, EventoRecebido> eventos = new LinkedHashMap<>();
+    for (int i = 0; i < 20; i++) {
+      eventos.put("novo_" + i, evento(prefixo + "novo_" + i, "paid"));
+    }
+    for (int i = 0; i < 5; i++) {
+      eventos.put("repetido_" + i, evento(prefixo + "novo_" + i, "paid"));
+    }
+    eventos.put("diferente_0", evento(prefixo + "novo_19", "canceled"));
+    eventos.put("ja_igual", evento(prefixo + "ja_igual", "paid"));
+    eventos.put("ja_outro", evento(prefixo + "ja_outro", "refunded"));
+    String veneno = "{\"id\": \"" + prefixo + "veneno\", \"total\": 1e1000000}";
+    eventos.put("veneno", new EventoRecebido(prefixo + "veneno", "ord", "order.paid", veneno));
+
+    Map<String, Object> resultados = gravarJuntos(eventos);
+
+    for (int i = 0; i < 19; i++) {
+      assertThat(resultados.get("novo_" + i))
+          .as("novo_" + i)
+          .isIn(Desfecho.INSERIDO, Desfecho.DUPLICADO);
+    }
+    for (int i = 0; i < 5; i++) {
+      // Either copy may be the one inserted; together: one inserted, one duplicate.
+      assertThat(List.of(resultados.get("novo_" + i), resultados.get("repetido_" + i)))
+          .containsExactlyInAnyOrder(Desfecho.INSERIDO, Desfecho.DUPLICADO);
+    }
+    assertThat(List.of(resultados.get("novo_19"), resultados.get("diferente_0")))
+        .containsExactlyInAnyOrder(Desfecho.INSERIDO, Desfecho.CONFLITO);
+    assertThat(resultados.get("ja_igual")).isEqualTo(Desfecho.DUPLICADO);
+    assertThat(resultados.get("ja_outro")).isEqualTo(Desfecho.CONFLITO);
+    assertThat(resultados.get("veneno")).isInstanceOf(CorpoInvalido.class);
+    assertThat(((CorpoInvalido) resultados.get("veneno")).motivo())
+        .isEqualTo("recusado_pelo_banco");
+    assertThat(((CorpoInvalido) resultados.get("veneno")).getMessage()).contains("22003");
+
+    assertThat(contar(prefixo + "novo_%")).isEqualTo(20);
+    assertThat(contar(prefixo + "veneno")).isZero();
+    assertThat(
+            BancoDeTeste.texto(
+                postgres,
+                "SELECT payload->'data'->>'status' FROM webhook_eventos WHERE evento_id = ?",
+                prefixo + "ja_outro"))
+        .isEqualTo("paid");
+    // It was one batch, it failed on the poisoned row, and it was redone event by event.
+    assertThat(metricas.get("receptor.gravacao.lotes.refeitos").counter().count()).isEqualTo(1);
+    assertThat(metricas.get("receptor.gravacao.lote").summary().max()).isGreaterThan(20);
+  }
+
+  @Test
+  void escritoresConcorrentesComOsMesmosIdsNaoSeTravam() throws Exception {
+    gravador = gravador(dataSource, 3, Duration.ZERO);
+    Map<String, EventoRecebido> eventos = new LinkedHashMap<>();
+    for (int copia = 0; copia < 4; copia++) {
+      for (int i = 0; i < 50; i++) {
+        eventos.put(copia + "_" + i, evento(prefixo + "mesmo_" + i, "paid"));
+      }
+    }
+
+    Map<String, Object> resultados = gravarJuntos(eventos);
+
+    assertThat(resultados.values()).allMatch(r -> r instanceof Desfecho, "every event stored");
+    assertThat(resultados.values().stream().filter(Desfecho.INSERIDO::equals)).hasSize(50);
+    assertThat(contar(prefixo + "mesmo_%")).isEqualTo(50);
+  }
+
+  @Test
+  void bancoForaDoArFalhaOLoteInteiroCom503Depressa() throws Exception {
+    try (HikariDataSource semBanco = new HikariDataSource()) {
+      semBanco.setJdbcUrl("jdbc:postgresql://127.0.0.1:" + portaSemNinguem() + "/x");
+      semBanco.setConnectionTimeout(250);
+      semBanco.setInitializationFailTimeout(-1);
+      gravador = gravador(semBanco, 1, Duration.ofMillis(100));
+      Map<String, EventoRecebido> eventos = new LinkedHashMap<>();
+      for (int i = 0; i < 10; i++) {
+        eventos.put("e" + i, evento(prefixo + "fora_" + i, "paid"));
+      }
+
+      long inicio = System.nanoTime();
+      Map<String, Object> resultados = gravarJuntos(eventos);
+
+      assertThat(resultados.values()).allMatch(r -> r instanceof BancoIndisponivel);
+      assertThat(Duration.ofNanos(System.nanoTime() - inicio)).isLessThan(Duration.ofSeconds(5));
+    }
+  }
+
+  @Test
+  void umEventoSoNaoEsperaPorCompanhia() {
+    gravador = gravador(dataSource, 1, Duration.ZERO);
+
+    long inicio = System.nanoTime();
+    Desfecho desfecho = gravador.gravar(evento(prefixo + "sozinho", "paid"));
+
+    assertThat(desfecho).isEqualTo(Desfecho.INSERIDO);
+    assertThat(Duration.ofNanos(System.nanoTime() - inicio)).isLessThan(Duration.ofSeconds(2));
+  }
+
+  @Test
+  void depoisDeParadoRecusaCom503() {
+    gravador = gravador(dataSource, 1, Duration.ZERO);
+    gravador.stop();
+
+    Throwable erro = catchThrowable(() -> gravador.gravar(evento(prefixo + "tarde", "paid")));
+
+    assertThat(erro).isInstanceOf(BancoIndisponivel.class);
+  }
+
+  private GravadorEmGrupo gravador(
+      javax.sql.DataSource banco, int escritores, Duration esperaMaxima) {
+    ReceptorProperties propriedades =
+        new ReceptorProperties(
+            List.of("segredo"),
+            DataSize.ofMegabytes(1),
+            200,
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(5),
+            Duration.ofSeconds(10),
+            new ReceptorProperties.Gravacao(
+                ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000));
+    ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);
+    GravacaoDeLote gravacao =
+        new GravacaoDeLote(new CaixaDeEntrada(JdbcClient.create(banco)), observador);
+    GravadorEmGrupo novo = new GravadorEmGrupo(gravacao, observador, propriedades);
+    novo.start();
+    return novo;
+  }
+
+  /** Every event from its own thread, released together; the outcome or the refusal of each. */
+  private Map<String, Object> gravarJuntos(Map<String, EventoRecebido> eventos) throws Exception {
+    CountDownLatch largada = new CountDownLatch(1);
+    Map<String, Future<Object>> futuros = new LinkedHashMap<>();
+    for (Map.Entry<String, EventoRecebido> entrada : eventos.entrySet()) {
+      Callable<Object> tarefa =
+          () -> {
+            largada.await();
+            try {
+              return gravador.gravar(entrada.getValue());
+            } catch (Recusa recusa) {
+              return recusa;
+            }
+          };
+      futuros.put(entrada.getKey(), threads.submit(tarefa));
+    }
+    largada.countDown();
+    Map<String, Object> resultados = new LinkedHashMap<>();
+    for (Map.Entry<String, Future<Object>> futuro : futuros.entrySet()) {
+      resultados.put(futuro.getKey(), futuro.getValue().get());
+    }
+    return resultados;
+  }
+
+  private static EventoRecebido evento(String id, String status) {
+    return new EventoRecebido(id, "ord", "order.paid", json(id, status));
+  }
+
+  private static String json(String id, String status) {
+    return "{\"id\": \"" + id + "\", \"data\": {\"id\": \"ord\", \"status\": \"" + status + "\"}}";
+  }
+
+  private static long contar(String padrao) {
+    return BancoDeTeste.contar(
+        postgres, "SELECT count(*) FROM webhook_eventos WHERE evento_id LIKE ?", padrao);
+  }
+
+  /** A loopback port nobody listens on (free now; nothing here binds it later). */
+  private static int portaSemNinguem() throws java.io.IOException {
+    try (java.net.ServerSocket socket =
+        new java.net.ServerSocket(0, 1, java.net.InetAddress.getLoopbackAddress())) {
+      return socket.getLocalPort();
+    }
+  }
+}

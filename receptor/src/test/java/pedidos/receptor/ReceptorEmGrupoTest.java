@@ -1,0 +1,16 @@
+package pedidos.receptor;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import org.springframework.test.context.TestPropertySource;
+
+/** The contract with group commit, the default mode. */
+@TestPropertySource(properties = "receptor.gravacao.modo=grupo")
+class ReceptorEmGrupoTest extends ContratoDoReceptor {
+
+  /** Concurrent requests shared statements, so commits. */
+  @Override
+  void verificarLinhasPorInsert(double maximo) {
+    assertThat(maximo).isGreaterThan(1);
+  }
+}
