@@ -101,7 +101,7 @@ public final class SistemaLocal {
               .perda(0.05)
               .duplicacao(0.3)
               .espera(Duration.ofMinutes(3))
-              .progresso(progresso -> System.out.println("[simulador] " + progresso))
+              .progresso(progresso -> System.out.println("[simulador] " + progresso.linha()))
               .construir();
       apiDaLoja = simulacao.iniciarApi();
     }
