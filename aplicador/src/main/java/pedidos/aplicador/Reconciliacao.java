@@ -10,7 +10,6 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.concurrent.atomic.AtomicReference;
@@ -22,6 +21,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.RodadaDeReconciliacao.Situacao;
 import pedidos.dominio.Interpretacao;
+import pedidos.dominio.VersaoDoFato;
 
 /**
  * Webhooks get lost; the provider's orders API is the source of truth. Each round reads the orders
@@ -140,7 +140,7 @@ class Reconciliacao {
         Map<String, PedidoDaApi> fatos = new LinkedHashMap<>();
         Instant maisRecente = null;
         for (PedidoDaApi pedido : pagina.pedidos()) {
-          Instant atualizado = instante(pedido.updatedAt());
+          Instant atualizado = VersaoDoFato.lerInstante(pedido.updatedAt()).orElse(null);
           if (atualizado != null && (maisRecente == null || atualizado.isAfter(maisRecente))) {
             maisRecente = atualizado;
           }
@@ -217,17 +217,6 @@ class Reconciliacao {
     try (Statement comando = conexao.createStatement();
         ResultSet linhas = comando.executeQuery(sql)) {
       return linhas.next() && linhas.getBoolean(1);
-    }
-  }
-
-  private static Instant instante(String texto) {
-    if (texto == null) {
-      return null;
-    }
-    try {
-      return OffsetDateTime.parse(texto).toInstant();
-    } catch (DateTimeParseException e) {
-      return null;
     }
   }
 }

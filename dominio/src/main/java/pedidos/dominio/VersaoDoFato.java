@@ -4,6 +4,7 @@ import java.math.BigDecimal;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import java.util.Optional;
 
 /**
  * The ordering key of a fact, the seed's {@code versaoDoFato}: one provider, one criterion. The
@@ -54,14 +55,24 @@ public sealed interface VersaoDoFato {
     return normalizado.scale() <= 0 && normalizado.abs().compareTo(MAIOR_INTEIRO_SEGURO) <= 0;
   }
 
-  private static Long emMilissegundos(String instante) {
-    if (instante == null) {
-      return null;
+  /**
+   * An instant as the provider writes it: ISO-8601 with an offset ({@code Z} or {@code +01:00});
+   * empty when it is missing or cannot be read.
+   */
+  static Optional<Instant> lerInstante(String texto) {
+    if (texto == null) {
+      return Optional.empty();
     }
-    Instant lido;
     try {
-      lido = OffsetDateTime.parse(instante).toInstant();
+      return Optional.of(OffsetDateTime.parse(texto).toInstant());
     } catch (DateTimeParseException e) {
+      return Optional.empty();
+    }
+  }
+
+  private static Long emMilissegundos(String instante) {
+    Instant lido = lerInstante(instante).orElse(null);
+    if (lido == null) {
       return null;
     }
     if (lido.isBefore(Instant.ofEpochMilli(-MAIOR_INSTANTE_EM_MS))

@@ -13,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.security.MessageDigest;
 import java.time.Clock;
 import java.time.Instant;
-import java.time.OffsetDateTime;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.Base64;
 import java.util.HashMap;
@@ -25,6 +23,7 @@ import java.util.concurrent.Executors;
 import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pedidos.dominio.VersaoDoFato;
 
 /**
  * The store's orders API, served from its truth on loopback: {@code GET
@@ -140,7 +139,7 @@ final class ApiDaLoja implements AutoCloseable {
 
   private void listar(HttpExchange troca) throws IOException {
     Map<String, String> consulta = consulta(troca.getRequestURI().getRawQuery());
-    Instant desde = instante(consulta.get("updated_since"));
+    Instant desde = VersaoDoFato.lerInstante(consulta.get("updated_since")).orElse(null);
     if (desde == null) {
       responder(troca, 400, formato.erro("updated_since must be an ISO-8601 instant"));
       return;
@@ -207,17 +206,6 @@ final class ApiDaLoja implements AutoCloseable {
       }
     }
     return parametros;
-  }
-
-  private static Instant instante(String texto) {
-    if (texto == null) {
-      return null;
-    }
-    try {
-      return OffsetDateTime.parse(texto).toInstant();
-    } catch (DateTimeParseException e) {
-      return null;
-    }
   }
 
   private static Integer limite(String texto) {
