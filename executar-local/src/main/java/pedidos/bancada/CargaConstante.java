@@ -1,22 +1,21 @@
 package pedidos.bancada;
 
 import java.io.BufferedWriter;
+import java.io.IOException;
+import java.net.InetSocketAddress;
 import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
-import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
 import java.util.HexFormat;
+import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutorService;
-import java.util.concurrent.Executors;
+import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -25,7 +24,9 @@ import javax.crypto.spec.SecretKeySpec;
  * Open-loop load for the end-to-end benchmark ({@code bench/ponta-a-ponta.sh}): unique, signed
  * webhooks sent on a fixed schedule (event {@code i} at {@code start + i / rate}), never waiting
  * for earlier answers, so a slow answer cannot slow the offered load down (no coordinated
- * omission). First a warm-up, then the measured part, on one uninterrupted schedule.
+ * omission). First a warm-up; then, when given a signal file, it waits for that file to exist (the
+ * script creates it once the system has caught up with the warm-up); then the measured part, on a
+ * fresh schedule.
  *
  * <p>Events follow orders through {@code created -> paid -> shipped} in blocks of {@code W} orders:
  * the W orders' {@code created}, then their {@code paid} (an effect for the picking system each),
@@ -34,43 +35,39 @@ import javax.crypto.spec.SecretKeySpec;
  *
  * <p>For every event it writes one CSV line {@code evento_id,fase,agendado_us,enviado_us,
  * resposta_us,status} (epoch microseconds from this machine's wall clock, the clock PostgreSQL's
- * {@code now()} and commit timestamps use), and prints {@code MEDINDO <us>} when the measured part
- * starts and {@code ENVIO TERMINADO <us>} after its last send.
+ * {@code now()} and commit timestamps use), and prints {@code AQUECIDO} after the warm-up's last
+ * send, {@code MEDINDO <us>} when the measured part starts and {@code ENVIO TERMINADO <us>} after
+ * its last send.
  *
  * <pre>
- * CargaConstante URL SECRET RATE WARMUP_S DURATION_S CSV PREFIX [ORDERS_PER_BLOCK]
+ * CargaConstante URL SECRET RATE WARMUP_S DURATION_S CSV PREFIX [ORDERS_PER_BLOCK [SIGNAL_FILE]]
  * </pre>
  */
 public final class CargaConstante {
 
   static final String[] TIPOS = {"order.created", "order.paid", "order.shipped"};
   static final String[] STATUS = {"open", "paid", "shipped"};
+  private static final int REMETENTES = 64;
 
   private final URI url;
   private final Mac hmac;
   private final int pedidosPorBloco;
-  private final HttpClient http;
-  private final ExecutorService respostas = Executors.newFixedThreadPool(4);
   private final long baseNanos = System.nanoTime();
   private final long baseMicros = epochMicros(Instant.now());
+  private final AtomicInteger erros = new AtomicInteger();
 
   private CargaConstante(URI url, String segredo, int pedidosPorBloco) throws Exception {
     this.url = url;
     this.pedidosPorBloco = pedidosPorBloco;
     this.hmac = Mac.getInstance("HmacSHA256");
     hmac.init(new SecretKeySpec(segredo.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-    this.http =
-        HttpClient.newBuilder()
-            .version(HttpClient.Version.HTTP_1_1)
-            .connectTimeout(Duration.ofSeconds(5))
-            .executor(respostas)
-            .build();
   }
 
   public static void main(String[] args) throws Exception {
     if (args.length < 7) {
       System.err.println(
-          "usage: CargaConstante URL SECRET RATE WARMUP_S DURATION_S CSV PREFIX [ORDERS_PER_BLOCK]");
+          "usage: CargaConstante URL SECRET RATE WARMUP_S DURATION_S CSV PREFIX"
+              + " [ORDERS_PER_BLOCK [SIGNAL_FILE]]");
       System.exit(2);
     }
     URI url = URI.create(args[0]);
@@ -80,41 +77,86 @@ public final class CargaConstante {
     Path csv = Path.of(args[5]);
     String prefixo = args[6];
     int porBloco = args.length > 7 ? Integer.parseInt(args[7]) : 100;
+    Path sinal = args.length > 8 ? Path.of(args[8]) : null;
     var carga = new CargaConstante(url, args[1], porBloco);
-    int exit = carga.executar(taxa, aquecimento, duracao, csv, prefixo);
+    int exit = carga.executar(taxa, aquecimento, duracao, csv, prefixo, sinal);
     System.exit(exit);
   }
 
-  private int executar(double taxa, int aquecimento, int duracao, Path csv, String prefixo)
+  private int executar(
+      double taxa, int aquecimento, int duracao, Path csv, String prefixo, Path sinal)
       throws Exception {
     int nAquecimento = (int) Math.round(taxa * aquecimento);
     int nMedidos = (int) Math.round(taxa * duracao);
     int total = nAquecimento + nMedidos;
     String[] ids = new String[total];
-    byte[][] corpos = new byte[total][];
-    String[] assinaturas = new String[total];
+    byte[][] requisicoes = new byte[total][];
     Instant ocorrido = Instant.now().truncatedTo(ChronoUnit.MILLIS);
     for (int i = 0; i < total; i++) {
       boolean medido = i >= nAquecimento;
       int k = medido ? i - nAquecimento : i;
       String p = prefixo + (medido ? "m" : "a");
       ids[i] = p + "_" + k;
-      corpos[i] =
+      byte[] corpo =
           corpo(ids[i], p, k, pedidosPorBloco, ocorrido.plusMillis(i))
               .getBytes(StandardCharsets.UTF_8);
-      assinaturas[i] = HexFormat.of().formatHex(hmac.doFinal(corpos[i]));
+      requisicoes[i] =
+          ConexaoHttp.requisicao(
+              url.getHost(),
+              url.getPort(),
+              url.getRawPath(),
+              HexFormat.of().formatHex(hmac.doFinal(corpo)),
+              corpo);
     }
     long[] agendado = new long[total];
     long[] enviado = new long[total];
     long[] resposta = new long[total];
     int[] status = new int[total];
     CountDownLatch pendentes = new CountDownLatch(total);
+    // Open loop: the schedule hands each event to whichever sender is free; there are far more
+    // senders (each with its own keep-alive connection) than requests in flight at this rate, so
+    // a slow answer never delays the next send. The latency from the scheduled instant is kept
+    // too, and would show it if it did.
+    BlockingQueue<Integer> fila = new LinkedBlockingQueue<>();
+    var endereco = new InetSocketAddress(url.getHost(), url.getPort());
+    for (int r = 0; r < REMETENTES; r++) {
+      Thread remetente =
+          new Thread(
+              () -> {
+                try (var conexao = new ConexaoHttp(endereco)) {
+                  for (int i = fila.take(); i >= 0; i = fila.take()) {
+                    enviado[i] = System.nanoTime();
+                    try {
+                      status[i] = conexao.enviar(requisicoes[i]);
+                    } catch (IOException | RuntimeException e) {
+                      status[i] = -1;
+                      erros.incrementAndGet();
+                    }
+                    resposta[i] = System.nanoTime();
+                    pendentes.countDown();
+                  }
+                } catch (InterruptedException e) {
+                  Thread.currentThread().interrupt();
+                }
+              },
+              "remetente-" + r);
+      remetente.setDaemon(true);
+      remetente.start();
+    }
     double intervaloNanos = 1e9 / taxa;
     System.out.printf(
         "load: %d warm-up + %d measured events at %.0f/s to %s%n",
         nAquecimento, nMedidos, taxa, url);
     long inicio = System.nanoTime() + 200_000_000L;
     for (int i = 0; i < total; i++) {
+      if (i == nAquecimento) {
+        if (sinal != null) {
+          System.out.println("AQUECIDO");
+          System.out.flush();
+          esperarPor(sinal);
+        }
+        inicio = System.nanoTime() + 100_000_000L - (long) (i * intervaloNanos);
+      }
       long alvo = inicio + (long) (i * intervaloNanos);
       if (i == nAquecimento) {
         System.out.println("MEDINDO " + micros(alvo));
@@ -124,26 +166,14 @@ public final class CargaConstante {
         LockSupport.parkNanos(falta);
       }
       agendado[i] = alvo;
-      enviado[i] = System.nanoTime();
-      final int n = i;
-      HttpRequest pedido =
-          HttpRequest.newBuilder(url)
-              .timeout(Duration.ofSeconds(30))
-              .header("Content-Type", "application/json")
-              .header("x-loja-signature", assinaturas[i])
-              .POST(HttpRequest.BodyPublishers.ofByteArray(corpos[i]))
-              .build();
-      http.sendAsync(pedido, HttpResponse.BodyHandlers.discarding())
-          .whenComplete(
-              (r, erro) -> {
-                resposta[n] = System.nanoTime();
-                status[n] = erro == null ? r.statusCode() : -1;
-                pendentes.countDown();
-              });
+      fila.add(i);
     }
     System.out.println("ENVIO TERMINADO " + micros(System.nanoTime()));
     System.out.flush();
     boolean todas = pendentes.await(60, TimeUnit.SECONDS);
+    for (int r = 0; r < REMETENTES; r++) {
+      fila.add(-1);
+    }
     try (BufferedWriter saida = Files.newBufferedWriter(csv, StandardCharsets.UTF_8)) {
       for (int i = 0; i < total; i++) {
         saida.write(ids[i]);
@@ -155,12 +185,24 @@ public final class CargaConstante {
     }
     resumir("warm-up", 0, nAquecimento, agendado, enviado, resposta, status);
     resumir("measured", nAquecimento, total, agendado, enviado, resposta, status);
-    respostas.shutdownNow();
+    if (erros.get() > 0) {
+      System.out.println(erros.get() + " requests failed at the connection (status -1)");
+    }
     if (!todas) {
       System.out.println("some requests had no answer after 60 s");
       return 1;
     }
     return 0;
+  }
+
+  private static void esperarPor(Path sinal) throws InterruptedException {
+    long prazo = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+    while (!Files.exists(sinal)) {
+      if (System.nanoTime() > prazo) {
+        throw new IllegalStateException("no " + sinal + " after 10 minutes");
+      }
+      TimeUnit.MILLISECONDS.sleep(20);
+    }
   }
 
   /** One webhook of the benchmark's shape; {@code k} is the event's index in its phase. */
