@@ -23,6 +23,7 @@
 #
 # Every process it starts is stopped on exit (trap), and the whole run is bounded by $LIMITE s.
 set -euo pipefail
+export LC_ALL=C
 
 RAIZ=$(cd "$(dirname "$0")/.." && pwd)
 PADRAO=1
@@ -32,7 +33,7 @@ for variavel in TAXA TAXAS_EXTRAS DURACAO AQUECIMENTO CONCORRENCIAS BACKLOG AQUE
 done
 TAXA=${TAXA:-300}
 DURACAO=${DURACAO:-60}
-AQUECIMENTO=${AQUECIMENTO:-30}
+AQUECIMENTO=${AQUECIMENTO:-60}
 CONCORRENCIAS=${CONCORRENCIAS:-"3 6 12"}
 BACKLOG=${BACKLOG:-60000}
 AQUECIMENTO_BACKLOG=${AQUECIMENTO_BACKLOG:-15000}
@@ -60,7 +61,9 @@ GESTAO_APLICADOR=$((PORTA_BASE + 3))
 GESTAO_RELAY=$((PORTA_BASE + 5))
 COMANDO="TAXA=$TAXA TAXAS_EXTRAS=\"$TAXAS_EXTRAS\" DURACAO=$DURACAO AQUECIMENTO=$AQUECIMENTO CONCORRENCIAS=\"$CONCORRENCIAS\" BACKLOG=$BACKLOG AQUECIMENTO_BACKLOG=$AQUECIMENTO_BACKLOG PGBENCH_TRANSACOES=$PGBENCH_TRANSACOES HISTORICO=$HISTORICO${JAVA:+ JAVA=$JAVA} bench/ponta-a-ponta.sh"
 mkdir -p "$TRABALHO"
-INICIO_DA_BANCADA=$(date +%s)
+INICIO_DA_BANCADA=$EPOCHSECONDS
+mkfifo "$TRABALHO/sono"
+exec {FD_SONO}<>"$TRABALHO/sono"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
 falhar() { log "FAILED: $*"; exit 1; }
@@ -208,12 +211,16 @@ esperar() { # seconds what command...: polls the command every 0.2 s
 esperar_cada() { # interval seconds what command...: for polls that cost the database something
   local intervalo=$1 limite=$2 oque=$3
   shift 3
-  local fim=$(($(date +%s) + limite))
+  local fim=$((EPOCHSECONDS + limite))
   until "$@"; do
-    [ "$(date +%s)" -lt "$fim" ] || falhar "$oque: not done after ${limite}s"
-    sleep "$intervalo"
+    [ "$EPOCHSECONDS" -lt "$fim" ] || falhar "$oque: not done after ${limite}s"
+    dormir "$intervalo"
   done
 }
+
+# Sleeping without starting a process: on two cores, a poll loop of date/sleep/grep every 0.2 s
+# cost a first run 13 % of a core during the measured window.
+dormir() { read -r -t "$1" -u "$FD_SONO" _ || true; }
 
 saudavel() { curl -sf "http://127.0.0.1:$1/actuator/health" 2>/dev/null | grep -q '"UP"'; }
 
@@ -299,33 +306,47 @@ quantil_do_histograma() { # before after q: upper bound (ms) of the bucket holdi
 
 CLK_TCK=$(getconf CLK_TCK)
 subtrair() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.6f", a - b }'; }
-ticks() { # pid: user+system CPU ticks of a process (all its threads)
-  [ -n "$1" ] && [ -r "/proc/$1/stat" ] || { echo 0; return; }
-  awk '{ sub(/^.*\) /, ""); print $12 + $13 }' "/proc/$1/stat" 2>/dev/null || echo 0
+# CPU ticks from /proc with shell builtins only: sampling every 10 s must not cost what it measures.
+TICKS=0
+ticks_em() { # pid [with-reaped-children]: user+system ticks (all threads) into TICKS
+  TICKS=0
+  local linha campos
+  [ -n "$1" ] && read -r linha 2>/dev/null <"/proc/$1/stat" || return 0
+  read -r -a campos <<<"${linha##*) }"
+  TICKS=$((campos[11] + campos[12]))
+  if [ -n "${2:-}" ]; then TICKS=$((TICKS + campos[13] + campos[14])); fi
 }
 ticks_do_postgres() { # postmaster, its live children, and the children it already reaped
-  local pm total filho
-  pm=$(head -1 "$TRABALHO/dados/postmaster.pid")
-  total=$(awk '{ sub(/^.*\) /, ""); print $12 + $13 + $14 + $15 }' "/proc/$pm/stat")
-  for filho in $(pgrep -P "$pm"); do total=$((total + $(ticks "$filho"))); done
-  echo "$total"
+  local pm filho total filhos
+  read -r pm <"$TRABALHO/dados/postmaster.pid"
+  ticks_em "$pm" com-filhos
+  total=$TICKS
+  filhos=""
+  read -r filhos 2>/dev/null <"/proc/$pm/task/$pm/children" || true # one line, no newline
+  for filho in $filhos; do
+    ticks_em "$filho"
+    total=$((total + TICKS))
+  done
+  TICKS=$total
 }
-# What this script's children used and were reaped: pgbench once it ended, psql and curl.
-ticks_da_bancada() { awk '{ sub(/^.*\) /, ""); print $14 + $15 }' "/proc/$$/stat"; }
-ticks_da_maquina() { awk '/^cpu / { print $2 + $3 + $4 + $7 + $8 + $9, $2 + $3 + $4 + $5 + $6 + $7 + $8 + $9 }' /proc/stat; }
 
 declare -A CPU_A
 cpu_marcar() { # label
-  local r=$1
-  CPU_A[$r:t]=$(date +%s.%N)
-  CPU_A[$r:receptor]=$(ticks "$PID_RECEPTOR")
-  CPU_A[$r:aplicador]=$(ticks "$PID_APLICADOR")
-  CPU_A[$r:relay]=$(ticks "$PID_RELAY")
-  CPU_A[$r:kafka]=$(ticks "$PID_KAFKA")
-  CPU_A[$r:carga]=$(ticks "$PID_CARGA")
-  CPU_A[$r:pgbench]=$(($(ticks "$PID_PGBENCH") + $(ticks_da_bancada)))
-  CPU_A[$r:postgres]=$(ticks_do_postgres)
-  read -r CPU_A[$r:ocupada] CPU_A[$r:total] < <(ticks_da_maquina)
+  local r=$1 linha campos
+  CPU_A[$r:t]=$EPOCHREALTIME
+  ticks_em "$PID_RECEPTOR"; CPU_A[$r:receptor]=$TICKS
+  ticks_em "$PID_APLICADOR"; CPU_A[$r:aplicador]=$TICKS
+  ticks_em "$PID_RELAY"; CPU_A[$r:relay]=$TICKS
+  ticks_em "$PID_KAFKA"; CPU_A[$r:kafka]=$TICKS
+  ticks_em "$PID_CARGA"; CPU_A[$r:carga]=$TICKS
+  # pgbench, and this script with what it ran (psql, curl; pgbench too once it ended).
+  ticks_em "$PID_PGBENCH"; CPU_A[$r:pgbench]=$TICKS
+  ticks_em "$$" com-filhos; CPU_A[$r:pgbench]=$((CPU_A[$r:pgbench] + TICKS))
+  ticks_do_postgres; CPU_A[$r:postgres]=$TICKS
+  read -r linha </proc/stat
+  read -r -a campos <<<"$linha"
+  CPU_A[$r:ocupada]=$((campos[1] + campos[2] + campos[3] + campos[6] + campos[7] + campos[8]))
+  CPU_A[$r:total]=$((campos[1] + campos[2] + campos[3] + campos[4] + campos[5] + campos[6] + campos[7] + campos[8]))
 }
 cpu_linha() { # label-before label-after title: a table row, CPU in % of one core
   local a=$1 b=$2
@@ -439,7 +460,7 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   local taxa=$1 aquecimento=$2 duracao=$3
   local csv="$TRABALHO/carga-$taxa.csv" saida="$TRABALHO/carga-$taxa.log" p="e$taxa"
   log "steady rate: $taxa events/s, ${aquecimento}s warm-up + ${duracao}s measured"
-  rm -f "$TRABALHO/medir"
+  rm -f "$TRABALHO/medir" "$TRABALHO/medir.fim"
   java_bancada CargaConstante "$saida" "http://127.0.0.1:$PORTA_RECEPTOR/webhooks/loja" \
     "$SEGREDO" "$taxa" "$aquecimento" "$duracao" "$csv" "$p" "$PEDIDOS_POR_BLOCO" "$TRABALHO/medir"
   PID_CARGA=$!
@@ -452,22 +473,40 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   touch "$TRABALHO/medir"
   esperar 60 "load generator measuring" grep -q '^MEDINDO' "$saida"
   cpu_marcar "c$taxa-0"
+  local fim_da_janela
+  fim_da_janela=$(awk -v t="${CPU_A[c$taxa-0:t]}" -v d="$duracao" 'BEGIN { printf "%.6f", t + d }')
   histogramas a
-  local ap0 ev0 ob0 so0 sc0
+  local ap0 ev0 ob0 so0 sc0 kc0 kf0 kp0
+  kc0=$(metrica "$GESTAO_APLICADOR" kafka_consumer_coordinator_commit_total)
+  kf0=$(metrica "$GESTAO_APLICADOR" kafka_consumer_fetch_manager_fetch_total)
+  kp0=$(metrica "$GESTAO_RELAY" kafka_producer_request_total)
   ap0=$(metrica "$GESTAO_APLICADOR" aplicador_eventos_total 'origem="kafka"')
   so0=$(metrica_real "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_sum 'origem="kafka"')
   sc0=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
   ev0=$(publicadas webhook_eventos)
   ob0=$(publicadas outbox)
-  esperar $((duracao + 120)) "load generator sends" grep -q '^ENVIO TERMINADO' "$saida"
+  # The window itself, as long as the sending: no polling, a CPU sample every 10 s.
+  local fatia=0 resta
+  resta=$(awk -v fim="$fim_da_janela" -v agora="$EPOCHREALTIME" 'BEGIN { printf "%.2f", fim - agora }')
+  while awk -v r="$resta" 'BEGIN { exit !(r > 0.05) }'; do
+    dormir "$(awk -v r="$resta" 'BEGIN { printf "%.2f", r < 10 ? r : 10 }')"
+    fatia=$((fatia + 1))
+    cpu_marcar "c$taxa-f$fatia"
+    resta=$(awk -v fim="$fim_da_janela" -v agora="$EPOCHREALTIME" 'BEGIN { printf "%.2f", fim - agora }')
+  done
   cpu_marcar "c$taxa-1"
+  esperar $((duracao + 120)) "load generator sends" grep -q '^ENVIO TERMINADO' "$saida"
   histogramas b
-  local ap1 ev1 ob1 so1 sc1
+  local ap1 ev1 ob1 so1 sc1 kc1 kf1 kp1
   ap1=$(metrica "$GESTAO_APLICADOR" aplicador_eventos_total 'origem="kafka"')
+  kc1=$(metrica "$GESTAO_APLICADOR" kafka_consumer_coordinator_commit_total)
+  kf1=$(metrica "$GESTAO_APLICADOR" kafka_consumer_fetch_manager_fetch_total)
+  kp1=$(metrica "$GESTAO_RELAY" kafka_producer_request_total)
   so1=$(metrica_real "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_sum 'origem="kafka"')
   sc1=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
   ev1=$(publicadas webhook_eventos)
   ob1=$(publicadas outbox)
+  touch "$TRABALHO/medir.fim"
   local rc=0
   wait "$PID_CARGA" || rc=$?
   PID_CARGA=""
@@ -514,6 +553,14 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   L_P99[$taxa]=$c99
   L_MAX[$taxa]=$cmax
   cpu_linha "c$taxa-0" "c$taxa-1" "steady ${taxa}/s (measured window)" >>"$TRABALHO/cpu.md"
+  if [ "$taxa" = "$TAXA" ]; then
+    local f anterior="c$taxa-0"
+    : >"$TRABALHO/cpu-fatias.md"
+    for f in $(seq 1 "$fatia"); do
+      cpu_linha "$anterior" "c$taxa-f$f" "steady ${taxa}/s, seconds $(((f - 1) * 10))-$((f * 10))" >>"$TRABALHO/cpu-fatias.md"
+      anterior="c$taxa-f$f"
+    done
+  fi
   log "steady $taxa/s: p50 $c50 ms, p99 $c99 ms, max $cmax ms (200 -> commit)"
   if [ "$taxa" = "$TAXA" ]; then
     CONSTANTE_ENVIADOS=$enviados CONSTANTE_OK=$ok CONSTANTE_APLICADOS=$aplicados
@@ -525,6 +572,9 @@ fase_constante() { # rate warm-up-seconds measured-seconds
     CONSTANTE_APLICACAO_MS=$(awk -v s="$(subtrair "$so1" "$so0")" -v n=$((sc1 - sc0)) \
       'BEGIN { if (n > 0) printf "%.2f", 1000 * s / n; else print "-" }')
     CONSTANTE_JANELA=$(printf '%.1f' "$janela")
+    KAFKA_POR_EVENTO=$(awk -v n=$((ap1 - ap0)) -v c=$((kc1 - kc0)) -v f=$((kf1 - kf0)) \
+      -v p=$((kp1 - kp0)) -v r=$((ev1 - ev0 + ob1 - ob0)) 'BEGIN { if (n > 0 && r > 0)
+        printf "the applier committed offsets %d times (%.2f per event) and fetched %d times (%.2f per event); the relay sent %d produce requests (%.2f per row)", c, c / n, f, f / n, p, p / r }')
     RECEPTOR_P50_SERVIDOR=$(quantil_do_histograma "$TRABALHO"/hist-receptor-{a,b}.txt 0.5)
     RECEPTOR_P99_SERVIDOR=$(quantil_do_histograma "$TRABALHO"/hist-receptor-{a,b}.txt 0.99)
     RELAY_P50=$(quantil_do_histograma "$TRABALHO"/hist-relay-{a,b}.txt 0.5)
@@ -637,7 +687,7 @@ relatorio() {
   cpu_modelo=$(awk -F': ' '/^model name/ { print $2; exit }' /proc/cpuinfo)
   echo "## Results"
   echo
-  echo "Run of $(date -u +%FT%TZ), $(($(date +%s) - INICIO_DA_BANCADA)) s in all."
+  echo "Run of $(date -u +%FT%TZ), $((EPOCHSECONDS - INICIO_DA_BANCADA)) s in all."
   echo
   echo "- Machine: $(nproc) cores ($cpu_modelo), $(awk '/MemTotal/ { printf "%.0f GiB", $2 / 1048576 }' /proc/meminfo) RAM, $(uname -sr); everything on it."
   echo "- Java: $("$JAVA" -version 2>&1 | head -1), JVM options \`$OPCOES_JVM\` (G1 by default), no TieredStopAtLevel."
@@ -660,6 +710,7 @@ relatorio() {
   echo "- Receptor p99 from the scheduled send instant (open loop, includes any lateness of the generator): $RA_P99 ms. Smallest 200 → commit: $C_MIN ms."
   echo "- Applier: $CONSTANTE_APLICADOR events/s over the window (Kafka path), $CONSTANTE_APLICACAO_MS ms per apply on average (its \`aplicador_aplicacao_seconds\`, transaction included)."
   echo "- Relay: $CONSTANTE_RELAY_EVENTOS inbox rows/s + $CONSTANTE_RELAY_OUTBOX outbox rows/s (\`publicador_linhas_publicadas_total\`)."
+  echo "- Kafka requests over the window: $KAFKA_POR_EVENTO (the clients' own metrics)."
   echo "- Load generator: $(echo "$RESUMO_CARGA" | tr '\n' ' ')"
   echo "- p99 of 200 → commit in each 10 s of the window, ms: $(cat "$TRABALHO/p99-por-fatia.txt")."
   echo "- Worst seconds (second of the 200, events, max 200 → commit ms): $(tr '\n' ' ' <"$TRABALHO/piores-segundos.txt" | sed 's/|/ /g')"
@@ -690,9 +741,15 @@ relatorio() {
   echo
   echo "### CPU per process, % of one core (the machine has $(nproc): $(($(nproc) * 100)) % is all of it)"
   echo
-  echo "| phase | seconds | PostgreSQL (all backends) | aplicador | receptor | relay | Kafka | load generator | pgbench, psql, curl | machine busy | rest of the machine (busy − these) |"
+  echo "| phase | seconds | PostgreSQL (all backends) | aplicador | receptor | relay | Kafka | load generator | pgbench, this script | machine busy | rest of the machine (busy − these) |"
   echo "|---|---|---|---|---|---|---|---|---|---|---|"
   cat "$TRABALHO/cpu.md"
+  echo
+  echo "The ${TAXA}/s window, 10 s at a time (beside the p99 of each 10 s above):"
+  echo
+  echo "| phase | seconds | PostgreSQL (all backends) | aplicador | receptor | relay | Kafka | load generator | pgbench, this script | machine busy | rest of the machine (busy − these) |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  cat "$TRABALHO/cpu-fatias.md"
   echo
   for c in $CONCORRENCIAS; do
     echo "<details><summary>Concurrency $c: the applier's statements (pg_stat_statements: calls per event, mean ms, max ms) and pgbench's per-statement latencies</summary>"

@@ -37,7 +37,7 @@ import javax.crypto.spec.SecretKeySpec;
  * resposta_us,status} (epoch microseconds from this machine's wall clock, the clock PostgreSQL's
  * {@code now()} and commit timestamps use), and prints {@code AQUECIDO} after the warm-up's last
  * send, {@code MEDINDO <us>} when the measured part starts and {@code ENVIO TERMINADO <us>} after
- * its last send.
+ * its last send; given a signal file, it exits only once {@code <signal file>.fim} exists too.
  *
  * <pre>
  * CargaConstante URL SECRET RATE WARMUP_S DURATION_S CSV PREFIX [ORDERS_PER_BLOCK [SIGNAL_FILE]]
@@ -187,6 +187,11 @@ public final class CargaConstante {
     resumir("measured", nAquecimento, total, agendado, enviado, resposta, status);
     if (erros.get() > 0) {
       System.out.println(erros.get() + " requests failed at the connection (status -1)");
+    }
+    if (sinal != null) {
+      // Alive until the script has read this process's CPU time for the window.
+      System.out.flush();
+      esperarPor(Path.of(sinal + ".fim"));
     }
     if (!todas) {
       System.out.println("some requests had no answer after 60 s");
