@@ -9,6 +9,10 @@
 #     as pg_xact_commit_timestamp(xmin) of its inbox row) and its aplicado_em (the transaction's
 #     start): latency = commit - 200, p50/p99/max. Also the receptor's own latency, the applier's
 #     events/s, the relay's rows/s and the CPU of every process over the measured window.
+#     The warm-ups are long on purpose: what is measured is the system in steady state, and on
+#     two busy cores the JIT is not done after a minute (2.5 minutes into 300 events/s the
+#     receptor's C2 compiler threads still took 40 % of a core, the relay's 30 %, Kafka's 13 %);
+#     each concurrency of part 2 starts a fresh applier, warmed with $AQUECIMENTO_BACKLOG events.
 #  2. Apply throughput, for each listener concurrency in $CONCORRENCIAS: the applier is paused
 #     (SIGSTOP) while $BACKLOG events are put in the inbox and the relay publishes them, then
 #     resumed; the drain rate is measured from the commit timestamps. Beside it, in the same run on
@@ -33,10 +37,10 @@ for variavel in TAXA TAXAS_EXTRAS DURACAO AQUECIMENTO CONCORRENCIAS BACKLOG AQUE
 done
 TAXA=${TAXA:-300}
 DURACAO=${DURACAO:-60}
-AQUECIMENTO=${AQUECIMENTO:-60}
+AQUECIMENTO=${AQUECIMENTO:-150}
 CONCORRENCIAS=${CONCORRENCIAS:-"3 6 12"}
 BACKLOG=${BACKLOG:-60000}
-AQUECIMENTO_BACKLOG=${AQUECIMENTO_BACKLOG:-15000}
+AQUECIMENTO_BACKLOG=${AQUECIMENTO_BACKLOG:-60000}
 PGBENCH_TRANSACOES=${PGBENCH_TRANSACOES:-60000}
 PEDIDOS_POR_BLOCO=${PEDIDOS_POR_BLOCO:-100}
 HISTORICO=${HISTORICO:-100000}
@@ -345,6 +349,7 @@ cpu_marcar() { # label
   read -r linha </proc/stat
   read -r -a campos <<<"$linha"
   CPU_A[$r:ocupada]=$((campos[1] + campos[2] + campos[3] + campos[6] + campos[7] + campos[8]))
+  CPU_A[$r:roubo]=${campos[8]}
   CPU_A[$r:total]=$((campos[1] + campos[2] + campos[3] + campos[4] + campos[5] + campos[6] + campos[7] + campos[8]))
 }
 cpu_linha() { # label-before label-after title: a table row, CPU in % of one core
@@ -358,12 +363,13 @@ cpu_linha() { # label-before label-after title: a table row, CPU in % of one cor
     -v cg=$((CPU_A[$b:carga] - CPU_A[$a:carga])) \
     -v pb=$((CPU_A[$b:pgbench] - CPU_A[$a:pgbench])) \
     -v oc=$((CPU_A[$b:ocupada] - CPU_A[$a:ocupada])) -v to=$((CPU_A[$b:total] - CPU_A[$a:total])) \
+    -v rb=$((CPU_A[$b:roubo] - CPU_A[$a:roubo])) \
     -v n="$(nproc)" \
     'function p(x) { return sprintf("%.0f", x < 0 ? 0 : 100 * x / hz / t) }
      BEGIN { m = (to > 0 ? 100 * n * oc / to : 0)
        nossos = p(pg) + p(ap) + p(re) + p(rl) + p(kf) + p(cg) + p(pb)
-       printf "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f |\n", titulo, t, p(pg), p(ap),
-         p(re), p(rl), p(kf), p(cg), p(pb), m, m - nossos }'
+       printf "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f | %.0f |\n", titulo, t, p(pg), p(ap),
+         p(re), p(rl), p(kf), p(cg), p(pb), m, m - nossos, (to > 0 ? 100 * n * rb / to : 0) }'
 }
 
 # Events of the load generator's shape (CargaConstante.corpo), built by PostgreSQL.
@@ -416,6 +422,17 @@ nada_pendente() { [ "$(pendentes "$1")" = 0 ]; }
 # Cheap: the first 100 events of a backlog are 100 orders' first events, spread over every partition.
 algum_aplicado() { [ "$(sql "SELECT count(*) FROM webhook_eventos WHERE evento_id IN (SELECT '$1_' || k FROM generate_series(0, 99) k) AND aplicado_em IS NOT NULL")" != 0 ]; }
 publicou_ate() { [ "$(publicadas "$1")" -ge "$2" ]; }
+# Data segments the process sent to (and received from) PostgreSQL over its open connections: on
+# loopback each request the driver flushes is one segment, so this counts round trips.
+segmentos_ao_pg() { # pid
+  ss -tinpH state established "( dport = :$PORTA_PG )" 2>/dev/null | awk -v pid="pid=$1," '
+    /users:/ { dele = index($0, pid) > 0; next }
+    dele {
+      if (match($0, /data_segs_out:[0-9]+/)) o += substr($0, RSTART + 14, RLENGTH - 14)
+      if (match($0, /data_segs_in:[0-9]+/)) i += substr($0, RSTART + 13, RLENGTH - 13)
+      dele = 0 }
+    END { printf "%d %d\n", o, i }'
+}
 outbox_enviado() { [ "$(sql "SELECT count(*) FROM outbox WHERE enviado_em IS NULL")" = 0 ]; }
 
 # ---------------------------------------------------------------------------------------------
@@ -468,12 +485,10 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   esperar $((aquecimento + 120)) "load generator warm-up" grep -q '^AQUECIDO' "$saida"
   esperar_cada 0.5 600 "warm-up applied" nada_pendente "${p}a"
   esperar 120 "warm-up's outbox relayed" outbox_enviado
-  sleep 2
-  touch "$TRABALHO/medir"
-  esperar 60 "load generator measuring" grep -q '^MEDINDO' "$saida"
-  cpu_marcar "c$taxa-0"
-  local fim_da_janela
-  fim_da_janela=$(awk -v t="${CPU_A[c$taxa-0:t]}" -v d="$duracao" 'BEGIN { printf "%.6f", t + d }')
+  # The counters are read before the window, not in it: a dozen scrapes and queries cost the
+  # services half a second of CPU, and taken at the window's start they made its first second the
+  # slowest. Rates are over [these reads, end of the window], the load steady all along.
+  local t_leitura=$EPOCHREALTIME
   histogramas a
   local ap0 ev0 ob0 so0 sc0 kc0 kf0 kp0
   kc0=$(metrica "$GESTAO_APLICADOR" kafka_consumer_coordinator_commit_total)
@@ -484,6 +499,12 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   sc0=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
   ev0=$(publicadas webhook_eventos)
   ob0=$(publicadas outbox)
+  sleep 3
+  touch "$TRABALHO/medir"
+  esperar 60 "load generator measuring" grep -q '^MEDINDO' "$saida"
+  cpu_marcar "c$taxa-0"
+  local fim_da_janela
+  fim_da_janela=$(awk -v t="${CPU_A[c$taxa-0:t]}" -v d="$duracao" 'BEGIN { printf "%.6f", t + d }')
   # The window itself, as long as the sending: no polling, a CPU sample every 10 s.
   local fatia=0 resta
   resta=$(awk -v fim="$fim_da_janela" -v agora="$EPOCHREALTIME" 'BEGIN { printf "%.2f", fim - agora }')
@@ -513,7 +534,7 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   sql "\\copy bancada_cliente FROM '$csv' WITH (FORMAT csv)"
   esperar_cada 0.5 600 "every measured event applied" nada_pendente "${p}m"
   local janela
-  janela=$(subtrair "${CPU_A[c$taxa-1:t]}" "${CPU_A[c$taxa-0:t]}")
+  janela=$(subtrair "${CPU_A[c$taxa-1:t]}" "$t_leitura")
   L_APLICADOR[$taxa]=$(awk -v a=$((ap1 - ap0)) -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
   L_RELAY[$taxa]=$(awk -v a=$((ev1 - ev0 + ob1 - ob0)) -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
   # Latencies in ms, per measured event answered 200 and applied.
@@ -597,7 +618,7 @@ fase_constante() { # rate warm-up-seconds measured-seconds
 }
 
 # The same apply transaction as the applier's listener, in pgbench: see the script's header.
-declare -A DRENAGEM DRENAGEM_APARADA APLICACAO_MS PGBENCH_TPS PGBENCH_LAT DECLARACOES SERVIDOR_MS
+declare -A IDAS_E_VOLTAS DRENAGEM DRENAGEM_APARADA APLICACAO_MS PGBENCH_TPS PGBENCH_LAT DECLARACOES SERVIDOR_MS
 fase_vazao() { # concurrency
   local c=$1
   if [ "$APLICADOR_C" != "$c" ]; then
@@ -618,7 +639,8 @@ fase_vazao() { # concurrency
   inserir_eventos "bl$c" "$BACKLOG"
   esperar 300 "relay published the backlog" publicou_ate webhook_eventos $((ev0 + BACKLOG))
   sql "SELECT pg_stat_statements_reset()" >/dev/null
-  local so0 sc0
+  local so0 sc0 seg_out0 seg_in0 seg_out1 seg_in1
+  read -r seg_out0 seg_in0 < <(segmentos_ao_pg "$PID_APLICADOR")
   log "concurrency $c: applier resumed"
   kill -CONT "$PID_APLICADOR"
   esperar 120 "first backlog event applied" algum_aplicado "bl$c"
@@ -627,6 +649,8 @@ fase_vazao() { # concurrency
   sc0=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
   esperar_cada 1 900 "backlog applied" nada_pendente "bl$c"
   cpu_marcar "d$c-1"
+  read -r seg_out1 seg_in1 < <(segmentos_ao_pg "$PID_APLICADOR")
+  IDAS_E_VOLTAS[$c]=$(awk -v o=$((seg_out1 - seg_out0)) -v n="$BACKLOG" 'BEGIN { printf "%.1f", o / n }')
   local so1 sc1
   so1=$(metrica_real "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_sum 'origem="kafka"')
   sc1=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
@@ -695,7 +719,7 @@ relatorio() {
   echo
   echo "### 1. Steady rate: $TAXA events/s, ${DURACAO} s measured after ${AQUECIMENTO} s of warm-up"
   echo
-  echo "Events measured: $CONSTANTE_ENVIADOS sent, $CONSTANTE_OK answered 200, $CONSTANTE_APLICADOS applied. Window: ${CONSTANTE_JANELA} s."
+  echo "Events measured: $CONSTANTE_ENVIADOS sent, $CONSTANTE_OK answered 200, $CONSTANTE_APLICADOS applied. Rates below are over ${CONSTANTE_JANELA} s: the window and the few seconds before it in which the counters were read."
   echo
   echo "| measure | p50 ms | p99 ms | max ms | target |"
   echo "|---|---|---|---|---|"
@@ -721,33 +745,33 @@ relatorio() {
     echo "|---|---|---|---|---|---|---|---|"
     local t
     for t in $TAXA $TAXAS_EXTRAS; do
-      echo "| $t | ${L_ENVIADOS[$t]} / ${L_OK[$t]} | ${L_P50[$t]} | ${L_P99[$t]} | ${L_MAX[$t]} | ${L_APLICADOR[$t]} | ${L_RELAY[$t]} | $(grep "steady ${t}/s" "$TRABALHO/cpu.md" | awk -F'|' '{ gsub(/ /, "", $(NF - 2)); print $(NF - 2) }') |"
+      echo "| $t | ${L_ENVIADOS[$t]} / ${L_OK[$t]} | ${L_P50[$t]} | ${L_P99[$t]} | ${L_MAX[$t]} | ${L_APLICADOR[$t]} | ${L_RELAY[$t]} | $(grep "steady ${t}/s" "$TRABALHO/cpu.md" | awk -F'|' '{ gsub(/ /, "", $(NF - 3)); print $(NF - 3) }') |"
     done
     echo
   fi
   echo "### 2. Apply throughput: the listener draining a backlog vs pgbench, same transaction"
   echo
-  echo "| listener concurrency = pgbench clients | applier, events/s (first → last commit) | applier, middle 90 % | ms per apply (applier) | pgbench tps | pgbench ms per transaction | applier / pgbench | statements per event | server time per event ms |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| listener concurrency = pgbench clients | applier, events/s (first → last commit) | applier, middle 90 % | ms per apply (applier) | pgbench tps | pgbench ms per transaction | applier / pgbench | applier's round trips to PostgreSQL per event (pgbench: 4 by construction, fetching its event included) | statements per event | server time per event ms |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   local c
   for c in $CONCORRENCIAS; do
     local razao
     razao=$(awk -v a="${DRENAGEM[$c]}" -v p="${PGBENCH_TPS[$c]}" 'BEGIN { if (p > 0) printf "%.2f", a / p; else print "-" }')
-    echo "| $c | ${DRENAGEM[$c]} | ${DRENAGEM_APARADA[$c]} | ${APLICACAO_MS[$c]} | ${PGBENCH_TPS[$c]} | ${PGBENCH_LAT[$c]} | **${razao}×** | ${DECLARACOES[$c]} | ${SERVIDOR_MS[$c]} |"
+    echo "| $c | ${DRENAGEM[$c]} | ${DRENAGEM_APARADA[$c]} | ${APLICACAO_MS[$c]} | ${PGBENCH_TPS[$c]} | ${PGBENCH_LAT[$c]} | **${razao}×** | ${IDAS_E_VOLTAS[$c]} | ${DECLARACOES[$c]} | ${SERVIDOR_MS[$c]} |"
   done
   echo
   echo "$BACKLOG events per drain, $PGBENCH_TRANSACOES pgbench transactions per client count. The database starts with a history of $HISTORICO orders (their $((3 * HISTORICO)) events applied, their effects sent) and pgbench's pending events."
   echo
   echo "### CPU per process, % of one core (the machine has $(nproc): $(($(nproc) * 100)) % is all of it)"
   echo
-  echo "| phase | seconds | PostgreSQL (all backends) | aplicador | receptor | relay | Kafka | load generator | pgbench, this script | machine busy | rest of the machine (busy − these) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| phase | seconds | PostgreSQL (all backends) | aplicador | receptor | relay | Kafka | load generator | pgbench, this script | machine busy | rest of the machine (busy − these) | of which hypervisor steal |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   cat "$TRABALHO/cpu.md"
   echo
   echo "The ${TAXA}/s window, 10 s at a time (beside the p99 of each 10 s above):"
   echo
-  echo "| phase | seconds | PostgreSQL (all backends) | aplicador | receptor | relay | Kafka | load generator | pgbench, this script | machine busy | rest of the machine (busy − these) |"
-  echo "|---|---|---|---|---|---|---|---|---|---|---|"
+  echo "| phase | seconds | PostgreSQL (all backends) | aplicador | receptor | relay | Kafka | load generator | pgbench, this script | machine busy | rest of the machine (busy − these) | of which hypervisor steal |"
+  echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
   cat "$TRABALHO/cpu-fatias.md"
   echo
   for c in $CONCORRENCIAS; do

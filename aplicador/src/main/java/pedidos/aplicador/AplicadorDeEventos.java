@@ -1,12 +1,16 @@
 package pedidos.aplicador;
 
+import java.sql.PreparedStatement;
+import java.sql.ResultSet;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
+import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
@@ -35,70 +39,81 @@ class AplicadorDeEventos {
 
   private static final Logger log = LoggerFactory.getLogger(AplicadorDeEventos.class);
 
-  static final String PEDIDO_DO_EVENTO =
-      """
-      SELECT recurso_id FROM webhook_eventos WHERE evento_id = :eventoId
-      """;
+  // Two round trips do the work, plus the commit: on two cores the round trips, not the rows, were
+  // the cost (one statement a step took eleven per event, and as much CPU in system calls as in
+  // the statements). The first sends the listener's insert, the lock and the read together, as
+  // one pipeline: PostgreSQL runs them in order, and in READ COMMITTED each statement takes its
+  // snapshot when it starts, so the read sees what the lock's previous holder committed.
 
-  // Serializes the facts of one order even when its row does not exist yet, where a
-  // SELECT ... FOR UPDATE would have nothing to lock.
+  // The order of the stored event, and its advisory lock: it serializes the facts of one order even
+  // when the order's row does not exist yet, where a SELECT ... FOR UPDATE would have nothing to
+  // lock. The lock_timeout is set first (the subquery in FROM is evaluated before the projection
+  // that locks): a lock held too long (a stuck session) fails this apply instead of stalling its
+  // partition, and the caller retries it as a transient failure.
   static final String TRAVAR_PEDIDO =
       """
-      SELECT pg_advisory_xact_lock(hashtextextended(:pedidoId, 0))
+      SELECT e.recurso_id, pg_advisory_xact_lock(hashtextextended(e.recurso_id, 0))::text AS travado
+        FROM (SELECT set_config('lock_timeout', :milissegundos, true)) AS espera,
+             webhook_eventos e
+       WHERE e.evento_id = :eventoId
       """;
 
   static final String TENTAR_TRAVAR_PEDIDO =
       """
-      SELECT pg_try_advisory_xact_lock(hashtextextended(:pedidoId, 0))
+      SELECT e.recurso_id, pg_try_advisory_xact_lock(hashtextextended(e.recurso_id, 0))::text AS travado
+        FROM (SELECT set_config('lock_timeout', :milissegundos, true)) AS espera,
+             webhook_eventos e
+       WHERE e.evento_id = :eventoId
       """;
 
-  // A lock held too long (a stuck session) fails this apply instead of stalling its partition;
-  // the caller retries it as a transient failure.
-  static final String LIMITAR_ESPERA =
+  // After the lock: the event, the order's facts applied so far, and the order's row (on every
+  // line; absent for a new order). No row lock: every writer of a verdict holds the order's lock.
+  // When the try-lock failed this still runs, and its answer is ignored.
+  static final String LER_PEDIDO =
       """
-      SELECT set_config('lock_timeout', :milissegundos, true)
+      SELECT f.evento_id, f.tipo, f.payload::text AS payload, f.aplicado_em IS NOT NULL AS aplicado,
+             f.resultado, p.status, p.versao_origem, p.total_centavos, p.cliente_email
+        FROM webhook_eventos f
+        LEFT JOIN pedidos p ON p.id = f.recurso_id
+       WHERE f.recurso_id = (SELECT recurso_id FROM webhook_eventos WHERE evento_id = :eventoId)
+         AND (f.aplicado_em IS NOT NULL OR f.evento_id = :eventoId)
       """;
 
-  static final String TRAVAR_EVENTO =
+  // Everything the apply decided, in one statement: the order's new state, the effects that are new
+  // (returned: a repeated effect is not recorded twice), the event's verdict, and the corrected
+  // verdicts of the order's other facts (a late fact can change them). The two updates of the inbox
+  // touch different rows.
+  static final String GRAVAR_APLICACAO =
       """
-      SELECT tipo, payload::text AS payload, aplicado_em IS NOT NULL AS aplicado
-        FROM webhook_eventos
-       WHERE evento_id = :eventoId
-         FOR UPDATE
-      """;
-
-  static final String FATOS_APLICADOS =
-      """
-      SELECT evento_id, tipo, payload::text AS payload, resultado
-        FROM webhook_eventos
-       WHERE recurso_id = :pedidoId AND aplicado_em IS NOT NULL AND evento_id <> :eventoId
-      """;
-
-  static final String ESTADO =
-      """
-      SELECT status, versao_origem, total_centavos, cliente_email FROM pedidos WHERE id = :pedidoId
-      """;
-
-  static final String GRAVAR_ESTADO =
-      """
-      INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem)
-      VALUES (:pedidoId, :status, :total, :email, :versao)
-      ON CONFLICT (id) DO UPDATE
-         SET status = EXCLUDED.status,
-             total_centavos = EXCLUDED.total_centavos,
-             cliente_email = EXCLUDED.cliente_email,
-             versao_origem = EXCLUDED.versao_origem,
-             atualizado_em = now()
-       WHERE (pedidos.status, pedidos.total_centavos, pedidos.cliente_email, pedidos.versao_origem)
-             IS DISTINCT FROM
-             (EXCLUDED.status, EXCLUDED.total_centavos, EXCLUDED.cliente_email, EXCLUDED.versao_origem)
-      """;
-
-  static final String GRAVAR_EFEITO =
-      """
-      INSERT INTO outbox (pedido_id, efeito, status, total_centavos, cliente_email)
-      VALUES (:pedidoId, :efeito, :status, :total, :email)
-      ON CONFLICT DO NOTHING
+      WITH estado AS (
+        INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem)
+        VALUES (:pedidoId, :status, :total, :email, :versao)
+        ON CONFLICT (id) DO UPDATE
+           SET status = EXCLUDED.status,
+               total_centavos = EXCLUDED.total_centavos,
+               cliente_email = EXCLUDED.cliente_email,
+               versao_origem = EXCLUDED.versao_origem,
+               atualizado_em = now()
+         WHERE (pedidos.status, pedidos.total_centavos, pedidos.cliente_email, pedidos.versao_origem)
+               IS DISTINCT FROM
+               (EXCLUDED.status, EXCLUDED.total_centavos, EXCLUDED.cliente_email, EXCLUDED.versao_origem)
+      ), efeitos AS (
+        INSERT INTO outbox (pedido_id, efeito, status, total_centavos, cliente_email)
+        SELECT :pedidoId, efeito, :status, :total, :email
+          FROM unnest(CAST(:efeitos AS text[])) AS efeito
+        ON CONFLICT DO NOTHING
+        RETURNING efeito
+      ), assentado AS (
+        UPDATE webhook_eventos
+           SET aplicado_em = COALESCE(aplicado_em, now()), resultado = :resultado, motivo = NULL
+         WHERE evento_id = :eventoId
+      ), corrigidos AS (
+        UPDATE webhook_eventos w
+           SET resultado = c.resultado
+          FROM unnest(CAST(:corrigidos AS text[]), CAST(:veredictos AS text[])) AS c (evento_id, resultado)
+         WHERE w.evento_id = c.evento_id AND w.evento_id <> :eventoId
+      )
+      SELECT efeito FROM efeitos
       """;
 
   static final String ASSENTAR_EVENTO =
@@ -108,19 +123,19 @@ class AplicadorDeEventos {
        WHERE evento_id = :eventoId
       """;
 
-  static final String CORRIGIR_RESULTADO =
-      """
-      UPDATE webhook_eventos SET resultado = :resultado WHERE evento_id = :eventoId
-      """;
-
   private final JdbcClient jdbc;
+  private final NamedParameterJdbcTemplate pipeline;
   private final TransactionTemplate transacao;
   private final LeitorDeEventos leitor = new LeitorDeEventos();
   private final Duration esperaPorLock;
 
   AplicadorDeEventos(
-      JdbcClient jdbc, TransactionTemplate transacao, AplicadorProperties propriedades) {
+      JdbcClient jdbc,
+      NamedParameterJdbcTemplate pipeline,
+      TransactionTemplate transacao,
+      AplicadorProperties propriedades) {
     this.jdbc = jdbc;
+    this.pipeline = pipeline;
     this.transacao = transacao;
     this.esperaPorLock = propriedades.esperaPorLock();
   }
@@ -136,43 +151,38 @@ class AplicadorDeEventos {
   }
 
   /**
-   * The same, inside the caller's transaction, for callers that store the event first (the
-   * listener, replay) so that storing and applying commit together.
+   * The same, inside the caller's transaction, for callers that store the event first (replay) so
+   * that storing and applying commit together.
    */
   Optional<EventoAplicado> aplicarNaTransacao(String eventoId, ModoDeAplicacao modo) {
+    return aplicarNaTransacao(null, eventoId, modo);
+  }
+
+  /**
+   * The listener's apply, inside its transaction: stores the record's event if the inbox lacks it
+   * (so that a replay after a restore rebuilds the inbox; the receptor's row, when present, wins),
+   * in the same round trip as the lock and the read.
+   */
+  Optional<EventoAplicado> guardarEAplicarNaTransacao(
+      RegistroDeEvento evento, ModoDeAplicacao modo) {
+    return aplicarNaTransacao(evento, evento.eventoId(), modo);
+  }
+
+  private Optional<EventoAplicado> aplicarNaTransacao(
+      RegistroDeEvento guardar, String eventoId, ModoDeAplicacao modo) {
     if (!TransactionSynchronizationManager.isActualTransactionActive()) {
       throw new IllegalStateException("applying an event needs an open transaction");
     }
-    Optional<String> pedido =
-        jdbc.sql(PEDIDO_DO_EVENTO).param("eventoId", eventoId).query(String.class).optional();
-    if (pedido.isEmpty()) {
+    Optional<Pedido> lido = travarELer(guardar, eventoId, modo);
+    if (lido.isEmpty()) {
       return Optional.empty();
     }
-    String pedidoId = pedido.get();
-    jdbc.sql(LIMITAR_ESPERA)
-        .param("milissegundos", String.valueOf(esperaPorLock.toMillis()))
-        .query(String.class)
-        .single();
-    if (modo.esperaPeloPedido()) {
-      jdbc.sql(TRAVAR_PEDIDO).param("pedidoId", pedidoId).query((rs, n) -> 1).list();
-    } else if (!jdbc.sql(TENTAR_TRAVAR_PEDIDO)
-        .param("pedidoId", pedidoId)
-        .query(Boolean.class)
-        .single()) {
+    Pedido pedido = lido.get();
+    String pedidoId = pedido.pedidoId();
+    if (pedido.evento() == null || (pedido.evento().aplicado() && !modo.reaplica())) {
       return Optional.empty();
     }
-    EventoTravado evento =
-        jdbc.sql(TRAVAR_EVENTO)
-            .param("eventoId", eventoId)
-            .query(
-                (rs, n) ->
-                    new EventoTravado(
-                        rs.getString("tipo"), rs.getString("payload"), rs.getBoolean("aplicado")))
-            .single();
-    if (evento.aplicado() && !modo.reaplica()) {
-      return Optional.empty();
-    }
-    Interpretacao interpretacao = leitor.interpretar(eventoId, evento.tipo(), evento.payload());
+    Interpretacao interpretacao = pedido.evento().interpretacao();
     if (interpretacao instanceof Interpretacao.SemFato semFato) {
       assentar(eventoId, semFato.resultado(), semFato.motivo());
       log.info(
@@ -183,69 +193,122 @@ class AplicadorDeEventos {
           semFato.motivo());
       return Optional.of(new EventoAplicado(eventoId, pedidoId, semFato.resultado(), List.of()));
     }
-    return Optional.of(aplicarFato(pedidoId, (Fato) interpretacao));
+    return Optional.of(aplicarFato(pedidoId, (Fato) interpretacao, pedido));
   }
 
-  private EventoAplicado aplicarFato(String pedidoId, Fato fato) {
-    List<FatoGravado> outros =
-        jdbc.sql(FATOS_APLICADOS)
-            .param("pedidoId", pedidoId)
-            .param("eventoId", fato.eventoId())
-            .query(
-                (rs, n) ->
-                    new FatoGravado(
-                        leitor.interpretar(
-                            rs.getString("evento_id"),
-                            rs.getString("tipo"),
-                            rs.getString("payload")),
-                        rs.getString("evento_id"),
-                        rs.getString("resultado")))
-            .list();
+  /**
+   * The first round trip: [store the event;] lock its order; read the order.
+   *
+   * @return empty when the event is not stored, or its order is busy and the mode does not wait
+   */
+  private Optional<Pedido> travarELer(
+      RegistroDeEvento guardar, String eventoId, ModoDeAplicacao modo) {
+    var parametros =
+        new MapSqlParameterSource()
+            .addValue("eventoId", eventoId)
+            .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()));
+    String trava = modo.esperaPeloPedido() ? TRAVAR_PEDIDO : TENTAR_TRAVAR_PEDIDO;
+    String sql = trava + ";\n" + LER_PEDIDO;
+    if (guardar != null) {
+      sql = CaixaDeEntrada.GUARDAR_SE_AUSENTE + ";\n" + sql;
+      parametros
+          .addValue("recursoId", guardar.recursoId())
+          .addValue("tipo", guardar.tipo())
+          .addValue("payload", guardar.payload())
+          .addValue("recebidoEm", guardar.recebidoEm());
+    }
+    boolean guarda = guardar != null;
+    return pipeline.execute(
+        sql,
+        parametros,
+        (PreparedStatement comando) -> {
+          comando.execute();
+          if (guarda) {
+            comando.getMoreResults();
+          }
+          String pedidoId = null;
+          boolean travado = false;
+          try (ResultSet rs = comando.getResultSet()) {
+            if (rs.next()) {
+              pedidoId = rs.getString("recurso_id");
+              travado = !"false".equals(rs.getString("travado"));
+            }
+          }
+          comando.getMoreResults();
+          if (pedidoId == null || !travado) {
+            return Optional.empty();
+          }
+          try (ResultSet rs = comando.getResultSet()) {
+            return Optional.of(lerPedido(pedidoId, eventoId, rs));
+          }
+        });
+  }
+
+  private Pedido lerPedido(String pedidoId, String eventoId, ResultSet rs) throws SQLException {
+    FatoGravado evento = null;
+    List<FatoGravado> outros = new ArrayList<>();
+    EstadoDoPedido atual = null;
+    while (rs.next()) {
+      String id = rs.getString("evento_id");
+      FatoGravado fato =
+          new FatoGravado(
+              leitor.interpretar(id, rs.getString("tipo"), rs.getString("payload")),
+              id,
+              rs.getString("resultado"),
+              rs.getBoolean("aplicado"));
+      if (id.equals(eventoId)) {
+        evento = fato;
+      } else {
+        outros.add(fato);
+      }
+      String status = rs.getString("status");
+      if (status != null) {
+        atual =
+            new EstadoDoPedido(
+                Status.doCodigo(status),
+                rs.getLong("versao_origem"),
+                rs.getObject("total_centavos", Long.class),
+                rs.getString("cliente_email"));
+      }
+    }
+    return new Pedido(pedidoId, evento, outros, atual);
+  }
+
+  private EventoAplicado aplicarFato(String pedidoId, Fato fato, Pedido pedido) {
     List<Fato> jaAplicados = new ArrayList<>();
-    for (FatoGravado outro : outros) {
+    for (FatoGravado outro : pedido.outros()) {
       if (outro.interpretacao() instanceof Fato aplicado) {
         jaAplicados.add(aplicado);
       }
     }
-    EstadoDoPedido atual =
-        jdbc.sql(ESTADO)
-            .param("pedidoId", pedidoId)
-            .query(
-                (rs, n) ->
-                    new EstadoDoPedido(
-                        Status.doCodigo(rs.getString("status")),
-                        rs.getLong("versao_origem"),
-                        rs.getObject("total_centavos", Long.class),
-                        rs.getString("cliente_email")))
-            .optional()
-            .orElse(null);
-
+    EstadoDoPedido atual = pedido.estado();
     Aplicacao aplicacao = Aplicacao.aplicar(atual, jaAplicados, fato);
 
     EstadoDoPedido novo = aplicacao.estado();
-    jdbc.sql(GRAVAR_ESTADO)
-        .param("pedidoId", pedidoId)
-        .param("status", novo.status().codigo())
-        .param("total", novo.totalCentavos())
-        .param("email", novo.clienteEmail())
-        .param("versao", novo.versaoOrigem())
-        .update();
-    List<Efeito> gravados = new ArrayList<>();
-    for (Efeito efeito : aplicacao.efeitos()) {
-      int linhas =
-          jdbc.sql(GRAVAR_EFEITO)
-              .param("pedidoId", pedidoId)
-              .param("efeito", efeito.codigo())
-              .param("status", novo.status().codigo())
-              .param("total", novo.totalCentavos())
-              .param("email", novo.clienteEmail())
-              .update();
-      if (linhas == 1) {
-        gravados.add(efeito);
+    List<String> corrigidos = new ArrayList<>();
+    List<String> veredictos = new ArrayList<>();
+    for (FatoGravado outro : pedido.outros()) {
+      Resultado veredicto = aplicacao.veredictos().get(outro.eventoId());
+      if (veredicto != null && !veredicto.codigo().equals(outro.resultado())) {
+        corrigidos.add(outro.eventoId());
+        veredictos.add(veredicto.codigo());
       }
     }
-    assentar(fato.eventoId(), aplicacao.resultado(), null);
-    corrigirResultados(outros, aplicacao.veredictos());
+    List<Efeito> gravados =
+        jdbc.sql(GRAVAR_APLICACAO)
+            .param("pedidoId", pedidoId)
+            .param("status", novo.status().codigo())
+            .param("total", novo.totalCentavos())
+            .param("email", novo.clienteEmail())
+            .param("versao", novo.versaoOrigem())
+            .param(
+                "efeitos", aplicacao.efeitos().stream().map(Efeito::codigo).toArray(String[]::new))
+            .param("eventoId", fato.eventoId())
+            .param("resultado", aplicacao.resultado().codigo())
+            .param("corrigidos", corrigidos.toArray(String[]::new))
+            .param("veredictos", veredictos.toArray(String[]::new))
+            .query((rs, n) -> Efeito.doCodigo(rs.getString("efeito")))
+            .list();
     log.debug(
         "evento_id={} pedido_id={} {} -> {} ({}), effects {}",
         fato.eventoId(),
@@ -265,20 +328,13 @@ class AplicadorDeEventos {
         .update();
   }
 
-  /** A late fact can change the verdict on facts applied before it: the inbox keeps the truth. */
-  private void corrigirResultados(List<FatoGravado> outros, Map<String, Resultado> veredictos) {
-    for (FatoGravado outro : outros) {
-      Resultado veredicto = veredictos.get(outro.eventoId());
-      if (veredicto != null && !veredicto.codigo().equals(outro.resultado())) {
-        jdbc.sql(CORRIGIR_RESULTADO)
-            .param("eventoId", outro.eventoId())
-            .param("resultado", veredicto.codigo())
-            .update();
-      }
-    }
-  }
+  /**
+   * What the apply reads of an order: its event (null when the inbox lost it), the other facts
+   * applied so far, and its stored state (null before the first apply).
+   */
+  private record Pedido(
+      String pedidoId, FatoGravado evento, List<FatoGravado> outros, EstadoDoPedido estado) {}
 
-  private record EventoTravado(String tipo, String payload, boolean aplicado) {}
-
-  private record FatoGravado(Interpretacao interpretacao, String eventoId, String resultado) {}
+  private record FatoGravado(
+      Interpretacao interpretacao, String eventoId, String resultado, boolean aplicado) {}
 }

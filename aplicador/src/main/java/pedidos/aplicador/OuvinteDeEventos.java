@@ -15,17 +15,12 @@ import org.springframework.transaction.support.TransactionTemplate;
 class OuvinteDeEventos {
 
   private final LeitorDeRegistros leitor = new LeitorDeRegistros();
-  private final CaixaDeEntrada caixaDeEntrada;
   private final AplicadorDeEventos aplicador;
   private final TransactionTemplate transacao;
   private final MetricasDoAplicador metricas;
 
   OuvinteDeEventos(
-      CaixaDeEntrada caixaDeEntrada,
-      AplicadorDeEventos aplicador,
-      TransactionTemplate transacao,
-      MetricasDoAplicador metricas) {
-    this.caixaDeEntrada = caixaDeEntrada;
+      AplicadorDeEventos aplicador, TransactionTemplate transacao, MetricasDoAplicador metricas) {
     this.aplicador = aplicador;
     this.transacao = transacao;
     this.metricas = metricas;
@@ -44,10 +39,7 @@ class OuvinteDeEventos {
         long inicio = System.nanoTime();
         var aplicado =
             transacao.execute(
-                status -> {
-                  caixaDeEntrada.guardarSeAusente(evento);
-                  return aplicador.aplicarNaTransacao(evento.eventoId(), ModoDeAplicacao.NORMAL);
-                });
+                status -> aplicador.guardarEAplicarNaTransacao(evento, ModoDeAplicacao.NORMAL));
         aplicado.ifPresent(feito -> metricas.aplicado("kafka", feito, System.nanoTime() - inicio));
       }
     }

@@ -19,6 +19,16 @@ public enum Efeito {
     return codigo;
   }
 
+  /** The effect stored as {@code codigo} in {@code outbox.efeito}. */
+  public static Efeito doCodigo(String codigo) {
+    for (Efeito efeito : values()) {
+      if (efeito.codigo.equals(codigo)) {
+        return efeito;
+      }
+    }
+    throw new IllegalArgumentException("unknown effect code: " + codigo);
+  }
+
   /**
    * The seed's {@code efeitosDaTransicao}: effects follow the transition that really happened, not
    * the type of the event received, so a payment applied after the cancellation releases nothing.

@@ -1,0 +1,38 @@
+package pedidos.dominio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatIllegalArgumentException;
+
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The codes stored in the database read back as what was written. */
+class CodigosArmazenadosTest {
+
+  @Test
+  void cadaEfeitoVoltaDoSeuCodigo() {
+    for (Efeito efeito : Efeito.values()) {
+      assertThat(Efeito.doCodigo(efeito.codigo())).isSameAs(efeito);
+    }
+    assertThat(List.of(Efeito.values()))
+        .extracting(Efeito::codigo)
+        .containsExactly("liberar_separacao", "interromper_separacao", "notificar_reembolso");
+  }
+
+  @Test
+  void cadaStatusVoltaDoSeuCodigo() {
+    for (Status status : Status.values()) {
+      assertThat(Status.doCodigo(status.codigo())).isSameAs(status);
+    }
+  }
+
+  @Test
+  void codigoDesconhecidoEUmErroClaro() {
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Efeito.doCodigo("liberar"))
+        .withMessageContaining("liberar");
+    assertThatIllegalArgumentException()
+        .isThrownBy(() -> Status.doCodigo("pendente"))
+        .withMessageContaining("pendente");
+  }
+}
