@@ -37,7 +37,7 @@ for variavel in TAXA TAXAS_EXTRAS DURACAO AQUECIMENTO CONCORRENCIAS BACKLOG AQUE
 done
 TAXA=${TAXA:-300}
 DURACAO=${DURACAO:-60}
-AQUECIMENTO=${AQUECIMENTO:-150}
+AQUECIMENTO=${AQUECIMENTO:-240}
 CONCORRENCIAS=${CONCORRENCIAS:-"3 6 12"}
 BACKLOG=${BACKLOG:-60000}
 AQUECIMENTO_BACKLOG=${AQUECIMENTO_BACKLOG:-60000}
@@ -422,8 +422,9 @@ nada_pendente() { [ "$(pendentes "$1")" = 0 ]; }
 # Cheap: the first 100 events of a backlog are 100 orders' first events, spread over every partition.
 algum_aplicado() { [ "$(sql "SELECT count(*) FROM webhook_eventos WHERE evento_id IN (SELECT '$1_' || k FROM generate_series(0, 99) k) AND aplicado_em IS NOT NULL")" != 0 ]; }
 publicou_ate() { [ "$(publicadas "$1")" -ge "$2" ]; }
-# Data segments the process sent to (and received from) PostgreSQL over its open connections: on
-# loopback each request the driver flushes is one segment, so this counts round trips.
+# Data segments the process sent to (and received from) PostgreSQL over its open connections:
+# pgjdbc sets TCP_NODELAY, so each write of the driver is one segment. Writes, not round trips: a
+# driver may write twice before it reads (pgjdbc 42.7.11 wrote BEGIN alone, then the statement).
 segmentos_ao_pg() { # pid
   ss -tinpH state established "( dport = :$PORTA_PG )" 2>/dev/null | awk -v pid="pid=$1," '
     /users:/ { dele = index($0, pid) > 0; next }
@@ -618,7 +619,7 @@ fase_constante() { # rate warm-up-seconds measured-seconds
 }
 
 # The same apply transaction as the applier's listener, in pgbench: see the script's header.
-declare -A IDAS_E_VOLTAS DRENAGEM DRENAGEM_APARADA APLICACAO_MS PGBENCH_TPS PGBENCH_LAT DECLARACOES SERVIDOR_MS
+declare -A ESCRITAS DRENAGEM DRENAGEM_APARADA APLICACAO_MS PGBENCH_TPS PGBENCH_LAT DECLARACOES SERVIDOR_MS
 fase_vazao() { # concurrency
   local c=$1
   if [ "$APLICADOR_C" != "$c" ]; then
@@ -638,6 +639,9 @@ fase_vazao() { # concurrency
   ev0=$(publicadas webhook_eventos)
   inserir_eventos "bl$c" "$BACKLOG"
   esperar 300 "relay published the backlog" publicou_ate webhook_eventos $((ev0 + BACKLOG))
+  # Each side of the comparison starts from freshly vacuumed tables, so that neither pays for
+  # the autovacuum the other's updates triggered.
+  sql "VACUUM ANALYZE webhook_eventos, pedidos, outbox" >/dev/null
   sql "SELECT pg_stat_statements_reset()" >/dev/null
   local so0 sc0 seg_out0 seg_in0 seg_out1 seg_in1
   read -r seg_out0 seg_in0 < <(segmentos_ao_pg "$PID_APLICADOR")
@@ -650,7 +654,7 @@ fase_vazao() { # concurrency
   esperar_cada 1 900 "backlog applied" nada_pendente "bl$c"
   cpu_marcar "d$c-1"
   read -r seg_out1 seg_in1 < <(segmentos_ao_pg "$PID_APLICADOR")
-  IDAS_E_VOLTAS[$c]=$(awk -v o=$((seg_out1 - seg_out0)) -v n="$BACKLOG" 'BEGIN { printf "%.1f", o / n }')
+  ESCRITAS[$c]=$(awk -v o=$((seg_out1 - seg_out0)) -v n="$BACKLOG" 'BEGIN { printf "%.1f", o / n }')
   local so1 sc1
   so1=$(metrica_real "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_sum 'origem="kafka"')
   sc1=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
@@ -687,6 +691,7 @@ fase_vazao() { # concurrency
 
   local j=$((c < 2 ? c : 2))
   log "concurrency $c: pgbench, $c clients, $PGBENCH_TRANSACOES transactions"
+  sql "VACUUM ANALYZE webhook_eventos, pedidos, outbox" >/dev/null
   cpu_marcar "p$c-0"
   (cd "$TRABALHO" && exec "$PGBENCH" -h 127.0.0.1 -p "$PORTA_PG" -U postgres -n -M prepared -r \
     -c "$c" -j "$j" -t $((PGBENCH_TRANSACOES / c)) -f aplicar.sql pedidos >"pgbench-$c.txt" 2>&1) &
@@ -751,13 +756,13 @@ relatorio() {
   fi
   echo "### 2. Apply throughput: the listener draining a backlog vs pgbench, same transaction"
   echo
-  echo "| listener concurrency = pgbench clients | applier, events/s (first → last commit) | applier, middle 90 % | ms per apply (applier) | pgbench tps | pgbench ms per transaction | applier / pgbench | applier's round trips to PostgreSQL per event (pgbench: 4 by construction, fetching its event included) | statements per event | server time per event ms |"
+  echo "| listener concurrency = pgbench clients | applier, events/s (first → last commit) | applier, middle 90 % | ms per apply (applier) | pgbench tps | pgbench ms per transaction | applier / pgbench | applier's writes to PostgreSQL per event (a TCP segment each; pgbench makes 4 round trips, fetching its event included) | statements per event | server time per event ms |"
   echo "|---|---|---|---|---|---|---|---|---|---|"
   local c
   for c in $CONCORRENCIAS; do
     local razao
     razao=$(awk -v a="${DRENAGEM[$c]}" -v p="${PGBENCH_TPS[$c]}" 'BEGIN { if (p > 0) printf "%.2f", a / p; else print "-" }')
-    echo "| $c | ${DRENAGEM[$c]} | ${DRENAGEM_APARADA[$c]} | ${APLICACAO_MS[$c]} | ${PGBENCH_TPS[$c]} | ${PGBENCH_LAT[$c]} | **${razao}×** | ${IDAS_E_VOLTAS[$c]} | ${DECLARACOES[$c]} | ${SERVIDOR_MS[$c]} |"
+    echo "| $c | ${DRENAGEM[$c]} | ${DRENAGEM_APARADA[$c]} | ${APLICACAO_MS[$c]} | ${PGBENCH_TPS[$c]} | ${PGBENCH_LAT[$c]} | **${razao}×** | ${ESCRITAS[$c]} | ${DECLARACOES[$c]} | ${SERVIDOR_MS[$c]} |"
   done
   echo
   echo "$BACKLOG events per drain, $PGBENCH_TRANSACOES pgbench transactions per client count. The database starts with a history of $HISTORICO orders (their $((3 * HISTORICO)) events applied, their effects sent) and pgbench's pending events."

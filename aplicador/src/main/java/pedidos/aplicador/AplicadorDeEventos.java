@@ -27,12 +27,11 @@ import pedidos.dominio.Status;
  * Applies one stored event, in one transaction: the single path that the Kafka listener, the sweep,
  * reconciliation and replay all take.
  *
- * <p>Locks are taken in one order, the order's advisory lock first and its inbox rows after. The
- * seed locked the event row first ({@code FOR UPDATE SKIP LOCKED}), but an apply here also rewrites
- * the results of the order's other facts, so two applies of the same order holding one row each
- * would deadlock. Under the advisory lock no one else touches the order's rows, and an apply of the
- * same event that waited finds it applied and does nothing, which is what SKIP LOCKED gave the
- * seed.
+ * <p>The only lock is the order's advisory lock. The seed locked the event row ({@code FOR UPDATE
+ * SKIP LOCKED}), but an apply here also rewrites the results of the order's other facts, so two
+ * applies of the same order holding one row each would deadlock. Under the advisory lock no one
+ * else writes the order's rows, and an apply of the same event that waited finds it applied and
+ * does nothing, which is what SKIP LOCKED gave the seed.
  */
 @Component
 class AplicadorDeEventos {
