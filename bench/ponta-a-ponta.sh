@@ -481,14 +481,13 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   java_bancada CargaConstante "$saida" "http://127.0.0.1:$PORTA_RECEPTOR/webhooks/loja" \
     "$SEGREDO" "$taxa" "$aquecimento" "$duracao" "$csv" "$p" "$PEDIDOS_POR_BLOCO" "$TRABALHO/medir"
   PID_CARGA=$!
-  # The measured part starts once the warm-up is applied and its effects relayed: a system still
-  # catching up with a cold start would charge its backlog to the first measured seconds.
-  esperar $((aquecimento + 120)) "load generator warm-up" grep -q '^AQUECIDO' "$saida"
-  esperar_cada 0.5 600 "warm-up applied" nada_pendente "${p}a"
-  esperar 120 "warm-up's outbox relayed" outbox_enviado
-  # The counters are read before the window, not in it: a dozen scrapes and queries cost the
-  # services half a second of CPU, and taken at the window's start they made its first second the
-  # slowest. Rates are over [these reads, end of the window], the load steady all along.
+  # The warm-up runs straight into the measured part (a pause between them let the system go idle,
+  # and the window began with a step to the full rate). The counters are read a few seconds before
+  # the window, not in it: a dozen scrapes and queries cost the services half a second of CPU, and
+  # taken at the window's start they slowed its first second. Rates are over [these reads, end of
+  # the window], the load steady all along.
+  esperar 60 "load generator started" grep -q '^CARGA' "$saida"
+  sleep $((aquecimento > 10 ? aquecimento - 8 : 2))
   local t_leitura=$EPOCHREALTIME
   histogramas a
   local ap0 ev0 ob0 so0 sc0 kc0 kf0 kp0
@@ -500,8 +499,6 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   sc0=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
   ev0=$(publicadas webhook_eventos)
   ob0=$(publicadas outbox)
-  sleep 3
-  touch "$TRABALHO/medir"
   esperar 60 "load generator measuring" grep -q '^MEDINDO' "$saida"
   cpu_marcar "c$taxa-0"
   local fim_da_janela
