@@ -1,7 +1,9 @@
 package pedidos.aplicador;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Collections;
 import java.util.HashMap;
@@ -18,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.dominio.DobraCanonica;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.EstadoDoPedido;
@@ -30,6 +33,7 @@ class AplicadorDeEventosTest extends ContextoDoAplicador {
 
   @Autowired AplicadorDeEventos aplicador;
   @Autowired JdbcClient jdbc;
+  @Autowired TransactionTemplate transacao;
 
   private final String prefixo = UUID.randomUUID().toString().substring(0, 8) + "-";
 
@@ -167,6 +171,56 @@ class AplicadorDeEventosTest extends ContextoDoAplicador {
     } finally {
       threads.shutdownNow();
     }
+  }
+
+  @Test
+  void quemEsperouPeloPedidoLeOQueODonoAnteriorGravou() throws Exception {
+    String pedido = prefixo + "ord";
+    gravar("criado", pedido, "order.created", 1, null, 700L, null);
+    gravar("pago", pedido, "order.paid", 2, null, null, "a@loja");
+    CountDownLatch aplicouSemCommit = new CountDownLatch(1);
+    CountDownLatch podeCommitar = new CountDownLatch(1);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> primeiro =
+          threads.submit(
+              () ->
+                  transacao.execute(
+                      status -> {
+                        aplicador.aplicarNaTransacao(prefixo + "criado", ModoDeAplicacao.NORMAL);
+                        aplicouSemCommit.countDown();
+                        try {
+                          return podeCommitar.await(30, TimeUnit.SECONDS);
+                        } catch (InterruptedException e) {
+                          throw new IllegalStateException(e);
+                        }
+                      }));
+      assertThat(aplicouSemCommit.await(30, TimeUnit.SECONDS)).isTrue();
+      Future<?> segundo =
+          threads.submit(() -> aplicador.aplicar(prefixo + "pago", ModoDeAplicacao.NORMAL));
+      // The second apply's pipeline is sent and waits on the order's lock, its read behind it.
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () ->
+                  jdbc.sql(
+                              "SELECT count(*) FROM pg_locks WHERE locktype = 'advisory' AND NOT granted")
+                          .query(Long.class)
+                          .single()
+                      == 1);
+      podeCommitar.countDown();
+      primeiro.get(30, TimeUnit.SECONDS);
+      segundo.get(30, TimeUnit.SECONDS);
+    } finally {
+      threads.shutdownNow();
+    }
+
+    // A read with a snapshot from before the first commit would not see "criado" applied: the
+    // fold would lose its total, and the row would be written without it.
+    assertThat(estado(pedido)).isEqualTo(new EstadoDoPedido(Status.PAGO, 2, 700L, "a@loja"));
+    assertThat(resultado("criado")).isEqualTo("aplicado");
+    assertThat(resultado("pago")).isEqualTo("aplicado");
+    assertThat(efeitos(pedido)).containsExactly("liberar_separacao");
   }
 
   @Test
