@@ -115,6 +115,15 @@ class AplicadorDeEventos {
       SELECT efeito FROM efeitos
       """;
 
+  // The four pipelines, built once: an apply runs one per event, and the statement caches of
+  // Spring and pgjdbc key on the text.
+  private static final String TRAVAR_E_LER = TRAVAR_PEDIDO + ";\n" + LER_PEDIDO;
+  private static final String TENTAR_TRAVAR_E_LER = TENTAR_TRAVAR_PEDIDO + ";\n" + LER_PEDIDO;
+  private static final String GUARDAR_TRAVAR_E_LER =
+      CaixaDeEntrada.GUARDAR_SE_AUSENTE + ";\n" + TRAVAR_E_LER;
+  private static final String GUARDAR_TENTAR_TRAVAR_E_LER =
+      CaixaDeEntrada.GUARDAR_SE_AUSENTE + ";\n" + TENTAR_TRAVAR_E_LER;
+
   static final String ASSENTAR_EVENTO =
       """
       UPDATE webhook_eventos
@@ -206,17 +215,15 @@ class AplicadorDeEventos {
         new MapSqlParameterSource()
             .addValue("eventoId", eventoId)
             .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()));
-    String trava = modo.esperaPeloPedido() ? TRAVAR_PEDIDO : TENTAR_TRAVAR_PEDIDO;
-    String sql = trava + ";\n" + LER_PEDIDO;
-    if (guardar != null) {
-      sql = CaixaDeEntrada.GUARDAR_SE_AUSENTE + ";\n" + sql;
+    boolean guarda = guardar != null;
+    String sql = pipelineDe(guarda, modo.esperaPeloPedido());
+    if (guarda) {
       parametros
           .addValue("recursoId", guardar.recursoId())
           .addValue("tipo", guardar.tipo())
           .addValue("payload", guardar.payload())
           .addValue("recebidoEm", guardar.recebidoEm());
     }
-    boolean guarda = guardar != null;
     return pipeline.execute(
         sql,
         parametros,
@@ -241,6 +248,13 @@ class AplicadorDeEventos {
             return Optional.of(lerPedido(pedidoId, eventoId, rs));
           }
         });
+  }
+
+  private static String pipelineDe(boolean guarda, boolean espera) {
+    if (guarda) {
+      return espera ? GUARDAR_TRAVAR_E_LER : GUARDAR_TENTAR_TRAVAR_E_LER;
+    }
+    return espera ? TRAVAR_E_LER : TENTAR_TRAVAR_E_LER;
   }
 
   private Pedido lerPedido(String pedidoId, String eventoId, ResultSet rs) throws SQLException {
