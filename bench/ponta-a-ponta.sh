@@ -270,18 +270,31 @@ iniciar_aplicador() { # concurrency
 # ---------------------------------------------------------------------------------------------
 # Measuring: Prometheus counters, CPU per process, events of the benchmark's shape
 # ---------------------------------------------------------------------------------------------
-metrica() { # port name [label filter]: sum of the matching series
-  curl -s "http://127.0.0.1:$1/actuator/prometheus" \
-    | awk -v nome="$2" -v filtro="${3:-}" '
-        ($1 == nome || index($1, nome "{") == 1) && (filtro == "" || index($1, filtro) > 0) { s += $NF }
-        END { printf "%.0f", s }'
+raspar() { curl -s "http://127.0.0.1:$1/actuator/prometheus"; } # management-port
+somar() { # name [label filter] [printf format]: sum of the matching series of a scrape on stdin
+  awk -v nome="$1" -v filtro="${2:-}" -v formato="${3:-%.0f}" '
+    ($1 == nome || index($1, nome "{") == 1) && (filtro == "" || index($1, filtro) > 0) { s += $NF }
+    END { printf formato, s }'
 }
-metrica_real() { # same, with decimals (seconds sums)
-  curl -s "http://127.0.0.1:$1/actuator/prometheus" \
-    | awk -v nome="$2" -v filtro="${3:-}" '
-        ($1 == nome || index($1, nome "{") == 1) && (filtro == "" || index($1, filtro) > 0) { s += $NF }
-        END { printf "%.6f", s }'
+metrica() { raspar "$1" | somar "$2" "${3:-}"; } # port name [label filter]
+metrica_real() { raspar "$1" | somar "$2" "${3:-}" %.6f; } # same, with decimals (seconds sums)
+
+# The steady-rate window's counters, one scrape per service, into CONTADOR[suffix:name].
+declare -A CONTADOR
+contadores() { # suffix
+  local aplicador relay
+  aplicador=$(raspar "$GESTAO_APLICADOR")
+  relay=$(raspar "$GESTAO_RELAY")
+  CONTADOR[$1:ap]=$(somar aplicador_eventos_total 'origem="kafka"' <<<"$aplicador")
+  CONTADOR[$1:so]=$(somar aplicador_aplicacao_seconds_sum 'origem="kafka"' %.6f <<<"$aplicador")
+  CONTADOR[$1:sc]=$(somar aplicador_aplicacao_seconds_count 'origem="kafka"' <<<"$aplicador")
+  CONTADOR[$1:kc]=$(somar kafka_consumer_coordinator_commit_total "" <<<"$aplicador")
+  CONTADOR[$1:kf]=$(somar kafka_consumer_fetch_manager_fetch_total "" <<<"$aplicador")
+  CONTADOR[$1:kp]=$(somar kafka_producer_request_total "" <<<"$relay")
+  CONTADOR[$1:ev]=$(somar publicador_linhas_publicadas_total 'tabela="webhook_eventos"' <<<"$relay")
+  CONTADOR[$1:ob]=$(somar publicador_linhas_publicadas_total 'tabela="outbox"' <<<"$relay")
 }
+diferenca() { echo $((CONTADOR[b:$1] - CONTADOR[a:$1])); } # name: after - before
 
 publicadas() { metrica "$GESTAO_RELAY" publicador_linhas_publicadas_total "tabela=\"$1\""; }
 
@@ -490,15 +503,7 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   sleep $((aquecimento > 10 ? aquecimento - 8 : 2))
   local t_leitura=$EPOCHREALTIME
   histogramas a
-  local ap0 ev0 ob0 so0 sc0 kc0 kf0 kp0
-  kc0=$(metrica "$GESTAO_APLICADOR" kafka_consumer_coordinator_commit_total)
-  kf0=$(metrica "$GESTAO_APLICADOR" kafka_consumer_fetch_manager_fetch_total)
-  kp0=$(metrica "$GESTAO_RELAY" kafka_producer_request_total)
-  ap0=$(metrica "$GESTAO_APLICADOR" aplicador_eventos_total 'origem="kafka"')
-  so0=$(metrica_real "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_sum 'origem="kafka"')
-  sc0=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
-  ev0=$(publicadas webhook_eventos)
-  ob0=$(publicadas outbox)
+  contadores a
   esperar 60 "load generator measuring" grep -q '^MEDINDO' "$saida"
   cpu_marcar "c$taxa-0"
   local fim_da_janela
@@ -515,15 +520,11 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   cpu_marcar "c$taxa-1"
   esperar $((duracao + 120)) "load generator sends" grep -q '^ENVIO TERMINADO' "$saida"
   histogramas b
-  local ap1 ev1 ob1 so1 sc1 kc1 kf1 kp1
-  ap1=$(metrica "$GESTAO_APLICADOR" aplicador_eventos_total 'origem="kafka"')
-  kc1=$(metrica "$GESTAO_APLICADOR" kafka_consumer_coordinator_commit_total)
-  kf1=$(metrica "$GESTAO_APLICADOR" kafka_consumer_fetch_manager_fetch_total)
-  kp1=$(metrica "$GESTAO_RELAY" kafka_producer_request_total)
-  so1=$(metrica_real "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_sum 'origem="kafka"')
-  sc1=$(metrica "$GESTAO_APLICADOR" aplicador_aplicacao_seconds_count 'origem="kafka"')
-  ev1=$(publicadas webhook_eventos)
-  ob1=$(publicadas outbox)
+  contadores b
+  local ap ev ob so sc kc kf kp
+  ap=$(diferenca ap) ev=$(diferenca ev) ob=$(diferenca ob) sc=$(diferenca sc)
+  kc=$(diferenca kc) kf=$(diferenca kf) kp=$(diferenca kp)
+  so=$(subtrair "${CONTADOR[b:so]}" "${CONTADOR[a:so]}")
   touch "$TRABALHO/medir.fim"
   local rc=0
   wait "$PID_CARGA" || rc=$?
@@ -533,8 +534,8 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   esperar_cada 0.5 600 "every measured event applied" nada_pendente "${p}m"
   local janela
   janela=$(subtrair "${CPU_A[c$taxa-1:t]}" "$t_leitura")
-  L_APLICADOR[$taxa]=$(awk -v a=$((ap1 - ap0)) -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
-  L_RELAY[$taxa]=$(awk -v a=$((ev1 - ev0 + ob1 - ob0)) -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
+  L_APLICADOR[$taxa]=$(awk -v a="$ap" -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
+  L_RELAY[$taxa]=$(awk -v a=$((ev + ob)) -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
   # Latencies in ms, per measured event answered 200 and applied.
   local linha
   linha=$(sql "
@@ -585,13 +586,13 @@ fase_constante() { # rate warm-up-seconds measured-seconds
     C_P50=$c50 C_P99=$c99 C_MAX=$cmax C_MIN=$cmin A_P50=$a50 A_P99=$a99 A_MAX=$amax
     R_P50=$r50 R_P99=$r99 R_MAX=$rmax RA_P99=$ra99 T_P50=$t50 T_P99=$t99
     CONSTANTE_APLICADOR=${L_APLICADOR[$taxa]}
-    CONSTANTE_RELAY_EVENTOS=$(awk -v a=$((ev1 - ev0)) -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
-    CONSTANTE_RELAY_OUTBOX=$(awk -v a=$((ob1 - ob0)) -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
-    CONSTANTE_APLICACAO_MS=$(awk -v s="$(subtrair "$so1" "$so0")" -v n=$((sc1 - sc0)) \
+    CONSTANTE_RELAY_EVENTOS=$(awk -v a="$ev" -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
+    CONSTANTE_RELAY_OUTBOX=$(awk -v a="$ob" -v t="$janela" 'BEGIN { printf "%.0f", a / t }')
+    CONSTANTE_APLICACAO_MS=$(awk -v s="$so" -v n="$sc" \
       'BEGIN { if (n > 0) printf "%.2f", 1000 * s / n; else print "-" }')
     CONSTANTE_JANELA=$(printf '%.1f' "$janela")
-    KAFKA_POR_EVENTO=$(awk -v n=$((ap1 - ap0)) -v c=$((kc1 - kc0)) -v f=$((kf1 - kf0)) \
-      -v p=$((kp1 - kp0)) -v r=$((ev1 - ev0 + ob1 - ob0)) 'BEGIN { if (n > 0 && r > 0)
+    KAFKA_POR_EVENTO=$(awk -v n="$ap" -v c="$kc" -v f="$kf" \
+      -v p="$kp" -v r=$((ev + ob)) 'BEGIN { if (n > 0 && r > 0)
         printf "the applier committed offsets %d times (%.2f per event) and fetched %d times (%.2f per event); the relay sent %d produce requests (%.2f per row)", c, c / n, f, f / n, p, p / r }')
     RECEPTOR_P50_SERVIDOR=$(quantil_do_histograma "$TRABALHO"/hist-receptor-{a,b}.txt 0.5)
     RECEPTOR_P99_SERVIDOR=$(quantil_do_histograma "$TRABALHO"/hist-receptor-{a,b}.txt 0.99)
