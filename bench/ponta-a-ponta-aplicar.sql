@@ -16,7 +16,8 @@ INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload, recebido_em)
 VALUES (:ev, :ped, :tipo, :payload::jsonb, COALESCE(CAST(:recebido AS timestamptz), now()))
 ON CONFLICT (evento_id) DO NOTHING;
 SELECT e.recurso_id, pg_advisory_xact_lock(hashtextextended(e.recurso_id, 0))::text AS travado
-  FROM (SELECT set_config('lock_timeout', '5000', true)) AS espera,
+  FROM (SELECT set_config('lock_timeout', '5000', true),
+               set_config('plan_cache_mode', 'force_generic_plan', true)) AS espera,
        webhook_eventos e
  WHERE e.evento_id = :ev;
 SELECT f.evento_id, f.tipo, f.payload::text AS payload, f.aplicado_em IS NOT NULL AS aplicado,

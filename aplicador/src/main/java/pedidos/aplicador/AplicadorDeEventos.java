@@ -49,10 +49,16 @@ class AplicadorDeEventos {
   // lock. The lock_timeout is set first (the subquery in FROM is evaluated before the projection
   // that locks): a lock held too long (a stuck session) fails this apply instead of stalling its
   // partition, and the caller retries it as a transient failure.
+  // The same subquery makes the transaction's statements use their generic plans. PostgreSQL gave
+  // the write (GRAVAR_APLICACAO) a custom plan, planned anew at every execution, because a generic
+  // plan assumes ten elements in each array parameter and so looks dearer, though its shape is the
+  // same: the plan for zero or one element was, with planning, a third of the backend's CPU per
+  // apply (measured with pgjdbc alone: 1.02 -> 0.74 ms per transaction).
   static final String TRAVAR_PEDIDO =
       """
       SELECT e.recurso_id, pg_advisory_xact_lock(hashtextextended(e.recurso_id, 0))::text AS travado
-        FROM (SELECT set_config('lock_timeout', :milissegundos, true)) AS espera,
+        FROM (SELECT set_config('lock_timeout', :milissegundos, true),
+                     set_config('plan_cache_mode', 'force_generic_plan', true)) AS espera,
              webhook_eventos e
        WHERE e.evento_id = :eventoId
       """;
@@ -60,7 +66,8 @@ class AplicadorDeEventos {
   static final String TENTAR_TRAVAR_PEDIDO =
       """
       SELECT e.recurso_id, pg_try_advisory_xact_lock(hashtextextended(e.recurso_id, 0))::text AS travado
-        FROM (SELECT set_config('lock_timeout', :milissegundos, true)) AS espera,
+        FROM (SELECT set_config('lock_timeout', :milissegundos, true),
+                     set_config('plan_cache_mode', 'force_generic_plan', true)) AS espera,
              webhook_eventos e
        WHERE e.evento_id = :eventoId
       """;

@@ -224,6 +224,34 @@ class AplicadorDeEventosTest extends ContextoDoAplicador {
   }
 
   @Test
+  void aEscritaDaAplicacaoUsaOPlanoGenericoSemReplanejar() {
+    // One transaction, so one connection: pgjdbc prepares the write on the server from its fifth
+    // use, and pg_prepared_statements counts how PostgreSQL planned each execution of it. Left to
+    // itself PostgreSQL plans the first five anew, and with a production-sized inbox went on doing
+    // so for good (the benchmark's: the generic plan's cost assumes ten elements per array).
+    List<Long> planos =
+        transacao.execute(
+            status -> {
+              for (int i = 0; i < 12; i++) {
+                gravar("e" + i, prefixo + "ord" + i, "order.created", 1, null, 1990L, "a@loja");
+                assertThat(aplicador.aplicarNaTransacao(prefixo + "e" + i, ModoDeAplicacao.NORMAL))
+                    .isPresent();
+              }
+              return jdbc.sql(
+                      """
+                      SELECT COALESCE(sum(generic_plans), 0), COALESCE(sum(custom_plans), 0)
+                        FROM pg_prepared_statements
+                       WHERE statement LIKE '%INSERT INTO pedidos%'
+                      """)
+                  .query((rs, n) -> List.of(rs.getLong(1), rs.getLong(2)))
+                  .single();
+            });
+
+    assertThat(planos.get(0)).as("executions with the generic plan").isPositive();
+    assertThat(planos.get(1)).as("executions planned anew").isZero();
+  }
+
+  @Test
   void muitasThreadsComFatosEmbaralhadosEDuplicadosChegamAoCanonico() throws Exception {
     Random random = new Random(42);
     Map<String, List<Fato>> fatosPorPedido = new HashMap<>();
