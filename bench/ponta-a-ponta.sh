@@ -11,8 +11,12 @@
 #     events/s, the relay's rows/s and the CPU of every process over the measured window.
 #     The warm-ups are long on purpose: what is measured is the system in steady state, and on
 #     two busy cores the JIT is not done after a minute (2.5 minutes into 300 events/s the
-#     receptor's C2 compiler threads still took 40 % of a core, the relay's 30 %, Kafka's 13 %);
+#     receptor's C2 compiler threads still took 40 % of a core, the relay's 30 %, Kafka's 13 %;
+#     a profile of a run with 150 s of warm-up put a third of every JVM's CPU in the JIT; after
+#     600 s the compilers took 1-5 % of a core in the window, which the report shows);
 #     each concurrency of part 2 starts a fresh applier, warmed with $AQUECIMENTO_BACKLOG events.
+#     Stalls are explained, not hidden: the report gives, for the worst seconds, the hypervisor's
+#     steal and every JVM's GC pauses in them (-Xlog:gc for each JVM, /proc/stat every second).
 #  2. Apply throughput, for each listener concurrency in $CONCORRENCIAS: the applier is paused
 #     (SIGSTOP) while $BACKLOG events are put in the inbox and the relay publishes them, then
 #     resumed; the drain rate is measured from the commit timestamps. Beside it, in the same run on
@@ -21,7 +25,7 @@
 #  3. Prints the results and writes $DOC (docs/BENCHMARKS-ponta-a-ponta.md); the part of that file
 #     below the line "<!-- analise: ..." is kept as it is.
 #
-#   bench/ponta-a-ponta.sh                          # everything, ~12 minutes
+#   bench/ponta-a-ponta.sh                          # everything, ~32 minutes
 #   TAXA=500 DURACAO=30 CONCORRENCIAS=3 DOC= bench/ponta-a-ponta.sh   # DOC= : do not write the doc
 #   JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java bench/ponta-a-ponta.sh
 #
@@ -37,7 +41,7 @@ for variavel in TAXA TAXAS_EXTRAS DURACAO AQUECIMENTO CONCORRENCIAS BACKLOG AQUE
 done
 TAXA=${TAXA:-300}
 DURACAO=${DURACAO:-60}
-AQUECIMENTO=${AQUECIMENTO:-240}
+AQUECIMENTO=${AQUECIMENTO:-600}
 CONCORRENCIAS=${CONCORRENCIAS:-"3 6 12"}
 BACKLOG=${BACKLOG:-60000}
 AQUECIMENTO_BACKLOG=${AQUECIMENTO_BACKLOG:-60000}
@@ -196,7 +200,8 @@ sql_arquivo() { psql -h 127.0.0.1 -p "$PORTA_PG" -U postgres -d pedidos -v ON_ER
 java_bancada() { # class log args...
   local classe=$1 saida=$2
   shift 2
-  "$JAVA" $OPCOES_JVM "-Dloader.main=pedidos.bancada.$classe" -cp "$JAR_BANCADA" \
+  "$JAVA" $OPCOES_JVM "-Xlog:gc:file=$TRABALHO/gc-$classe-%p.log:time" \
+    "-Dloader.main=pedidos.bancada.$classe" -cp "$JAR_BANCADA" \
     org.springframework.boot.loader.launch.PropertiesLauncher "$@" >"$saida" 2>&1 &
 }
 
@@ -235,7 +240,8 @@ iniciar_servico() { # module port management [VAR=value...]
     SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" \
     SPRING_DATASOURCE_USERNAME=postgres SPRING_DATASOURCE_PASSWORD=postgres \
     SPRING_KAFKA_BOOTSTRAP_SERVERS="localhost:$PORTA_KAFKA" "$@" \
-    "$JAVA" $OPCOES_JVM -jar "$TRABALHO/jars/$modulo-$VERSAO.jar" \
+    "$JAVA" $OPCOES_JVM "-Xlog:gc:file=$TRABALHO/gc-$modulo-%p.log:time" \
+    -jar "$TRABALHO/jars/$modulo-$VERSAO.jar" \
     >>"$TRABALHO/$modulo.log" 2>&1 &
   ULTIMO_PID=$!
   esperar 180 "$modulo healthy" saudavel_ou_morto "$gestao" "$ULTIMO_PID" "$modulo"
@@ -346,6 +352,36 @@ ticks_do_postgres() { # postmaster, its live children, and the children it alrea
   TICKS=$total
 }
 
+# CPU ticks of a JVM's JIT compiler threads ("C1/C2 CompilerThre" in /proc): one awk for all of
+# its threads, cheap enough to run at the edges of the measured window.
+ticks_do_jit() { # pid
+  [ -n "$1" ] || { echo 0; return; }
+  awk '/\((C1|C2) CompilerThre/ { sub(/.*\) /, ""); t += $12 + $13 } END { print t + 0 }' \
+    /proc/"$1"/task/*/stat 2>/dev/null || echo 0
+}
+declare -A JIT_A
+jit_marcar() { # label
+  local nome pid
+  for nome in receptor aplicador relay kafka carga; do
+    case $nome in
+      receptor) pid=$PID_RECEPTOR ;; aplicador) pid=$PID_APLICADOR ;; relay) pid=$PID_RELAY ;;
+      kafka) pid=$PID_KAFKA ;; carga) pid=$PID_CARGA ;;
+    esac
+    JIT_A[$1:$nome]=$(ticks_do_jit "$pid")
+  done
+  JIT_A[$1:t]=$EPOCHREALTIME
+}
+jit_resumo() { # label-before label-after: "receptor 12 %, ..." in % of one core
+  local nome texto="" t
+  t=$(subtrair "${JIT_A[$2:t]}" "${JIT_A[$1:t]}")
+  for nome in receptor aplicador relay kafka carga; do
+    texto="$texto${texto:+, }$(awk -v n="$nome" -v d=$((JIT_A[$2:$nome] - JIT_A[$1:$nome])) \
+      -v hz="$CLK_TCK" -v t="$t" 'BEGIN { sub(/carga/, "load generator", n); sub(/kafka/, "Kafka", n)
+        printf "%s %.0f %%", n, 100 * d / hz / t }')"
+  done
+  echo "$texto"
+}
+
 declare -A CPU_A
 cpu_marcar() { # label
   local r=$1 linha campos
@@ -383,6 +419,29 @@ cpu_linha() { # label-before label-after title: a table row, CPU in % of one cor
        nossos = p(pg) + p(ap) + p(re) + p(rl) + p(kf) + p(cg) + p(pb)
        printf "| %s | %.0f | %s | %s | %s | %s | %s | %s | %s | %.0f | %.0f | %.0f |\n", titulo, t, p(pg), p(ap),
          p(re), p(rl), p(kf), p(cg), p(pb), m, m - nossos, (to > 0 ? 100 * n * rb / to : 0) }'
+}
+
+# Each worst second (HH:MM:SS|events|max ms) as a table row, with the hypervisor's steal over the
+# second sampled when it ended and the GC pauses logged by every JVM in it and the second before.
+contexto_dos_segundos() { # worst-seconds stat-samples
+  local segundo n maximo roubo pausas
+  while IFS='|' read -r segundo n maximo; do
+    roubo=$(awk -v s="$segundo" -v n="$(nproc)" '
+      { hora = strftime("%H:%M:%S", $1, 1); ocupado = $3 + $4 + $5 + $8 + $9 + $10
+        total = ocupado + $6 + $7
+        if (anterior != "" && hora == s) { printf "%.0f", 100 * n * ($10 - roubo0) / (total - total0); achou = 1; exit }
+        anterior = hora; roubo0 = $10; total0 = total }
+      END { if (!achou) printf "-" }' "$2")
+    pausas=$(awk -v s="$segundo" '
+      { hora = substr($1, 13, 8) }
+      /Pause/ && (hora == s || hora == anterior_de(s)) {
+        ms = $NF; sub(/ms$/, "", ms); nome = FILENAME; sub(/.*\/gc-/, "", nome); sub(/-[0-9]+\.log$/, "", nome)
+        printf "%s%s %.0f ms", (n++ ? ", " : ""), nome, ms }
+      function anterior_de(h,   t) { t = substr(h, 1, 2) * 3600 + substr(h, 4, 2) * 60 + substr(h, 7, 2) - 1
+        return sprintf("%02d:%02d:%02d", int(t / 3600), int(t % 3600 / 60), t % 60) }
+      END { if (!n) printf "none" }' "$TRABALHO"/gc-*.log)
+    echo "| $segundo | $n | $maximo | $roubo | $pausas |"
+  done <"$1"
 }
 
 # Events of the load generator's shape (CargaConstante.corpo), built by PostgreSQL.
@@ -506,6 +565,11 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   contadores a
   esperar 60 "load generator measuring" grep -q '^MEDINDO' "$saida"
   cpu_marcar "c$taxa-0"
+  jit_marcar "c$taxa-0"
+  # The machine's counters every second (a stall of a second hides in a 10 s average).
+  ( while :; do read -r linha </proc/stat; echo "$EPOCHSECONDS $linha"; sleep 1; done ) \
+    >"$TRABALHO/stat-$taxa.txt" 2>/dev/null &
+  local pid_stat=$!
   local fim_da_janela
   fim_da_janela=$(awk -v t="${CPU_A[c$taxa-0:t]}" -v d="$duracao" 'BEGIN { printf "%.6f", t + d }')
   # The window itself, as long as the sending: no polling, a CPU sample every 10 s.
@@ -518,6 +582,8 @@ fase_constante() { # rate warm-up-seconds measured-seconds
     resta=$(awk -v fim="$fim_da_janela" -v agora="$EPOCHREALTIME" 'BEGIN { printf "%.2f", fim - agora }')
   done
   cpu_marcar "c$taxa-1"
+  jit_marcar "c$taxa-1"
+  kill "$pid_stat" 2>/dev/null || true
   esperar $((duracao + 120)) "load generator sends" grep -q '^ENVIO TERMINADO' "$saida"
   histogramas b
   contadores b
@@ -598,6 +664,7 @@ fase_constante() { # rate warm-up-seconds measured-seconds
     RECEPTOR_P99_SERVIDOR=$(quantil_do_histograma "$TRABALHO"/hist-receptor-{a,b}.txt 0.99)
     RELAY_P50=$(quantil_do_histograma "$TRABALHO"/hist-relay-{a,b}.txt 0.5)
     RELAY_P99=$(quantil_do_histograma "$TRABALHO"/hist-relay-{a,b}.txt 0.99)
+    JIT_NA_JANELA=$(jit_resumo "c$taxa-0" "c$taxa-1")
     RESUMO_CARGA=$(grep -E '^(warm-up|measured):|failed at the connection' "$saida" || true)
     # How the 200 -> commit latency is spread over time (a stall shows as one bad second).
     sql "SELECT to_char(to_timestamp(c.resposta_us / 1e6), 'HH24:MI:SS') AS segundo, count(*),
@@ -605,6 +672,8 @@ fase_constante() { # rate warm-up-seconds measured-seconds
            FROM bancada_cliente c JOIN webhook_eventos w USING (evento_id)
           WHERE c.fase = 'medida' AND c.status = 200 AND c.evento_id LIKE '${p}m\\_%'
           GROUP BY 1 ORDER BY 3 DESC LIMIT 5" >"$TRABALHO/piores-segundos.txt"
+    contexto_dos_segundos "$TRABALHO/piores-segundos.txt" "$TRABALHO/stat-$taxa.txt" \
+      >"$TRABALHO/piores-segundos-contexto.txt"
     # p99 of 200 -> commit per 10 s of the window: does the latency hold or grow?
     sql "SELECT string_agg(round(p99::numeric)::text, ' / ' ORDER BY fatia) FROM (
            SELECT fatia, percentile_cont(0.99) WITHIN GROUP (ORDER BY ms) AS p99 FROM (
@@ -738,8 +807,14 @@ relatorio() {
   echo "- Relay: $CONSTANTE_RELAY_EVENTOS inbox rows/s + $CONSTANTE_RELAY_OUTBOX outbox rows/s (\`publicador_linhas_publicadas_total\`)."
   echo "- Kafka requests over the window: $KAFKA_POR_EVENTO (the clients' own metrics)."
   echo "- Load generator: $(echo "$RESUMO_CARGA" | tr '\n' ' ')"
+  echo "- JIT compiler threads during the window (part of each process's CPU below), % of one core: $JIT_NA_JANELA."
   echo "- p99 of 200 → commit in each 10 s of the window, ms: $(cat "$TRABALHO/p99-por-fatia.txt")."
-  echo "- Worst seconds (second of the 200, events, max 200 → commit ms): $(tr '\n' ' ' <"$TRABALHO/piores-segundos.txt" | sed 's/|/ /g')"
+  echo "- Worst seconds, with what the machine did in them (hypervisor steal in % of one core, over the second that ended then; GC pauses of every JVM in that second and the one before):"
+  echo
+  echo "  | second of the 200 | events | max 200 → commit ms | steal % | GC pauses |"
+  echo "  |---|---|---|---|---|"
+  sed 's/^/  /' "$TRABALHO/piores-segundos-contexto.txt"
+  echo
   echo
   if [ -n "$TAXAS_EXTRAS" ]; then
     echo "#### Latency against the offered rate (${DURACAO} s each, the system already warm, 10 s more of warm-up)"
