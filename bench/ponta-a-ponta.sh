@@ -78,6 +78,7 @@ falhar() { log "FAILED: $*"; exit 1; }
 # Processes, and stopping all of them
 # ---------------------------------------------------------------------------------------------
 PID_KAFKA="" PID_RECEPTOR="" PID_RELAY="" PID_APLICADOR="" PID_CARGA="" PID_PGBENCH="" PID_VIGIA=""
+PID_AMOSTRAS=""
 PG_INICIADO=""
 
 parar_pid() { # pid [segundos]
@@ -103,6 +104,7 @@ limpar() {
     filhos=$(ps -o pid= --ppid "$PID_VIGIA" 2>/dev/null || true)
     kill "$PID_VIGIA" $filhos 2>/dev/null
   fi
+  parar_pid "$PID_AMOSTRAS" 5
   parar_pid "$PID_CARGA" 5
   parar_pid "$PID_PGBENCH" 5
   # Services first (the relay holds a replication connection), then Kafka, then PostgreSQL.
@@ -359,21 +361,18 @@ ticks_do_jit() { # pid
   awk '/\((C1|C2) CompilerThre/ { sub(/.*\) /, ""); t += $12 + $13 } END { print t + 0 }' \
     /proc/"$1"/task/*/stat 2>/dev/null || echo 0
 }
+# Taken right after cpu_marcar with the same label, whose instant it shares.
 declare -A JIT_A
 jit_marcar() { # label
-  local nome pid
-  for nome in receptor aplicador relay kafka carga; do
-    case $nome in
-      receptor) pid=$PID_RECEPTOR ;; aplicador) pid=$PID_APLICADOR ;; relay) pid=$PID_RELAY ;;
-      kafka) pid=$PID_KAFKA ;; carga) pid=$PID_CARGA ;;
-    esac
-    JIT_A[$1:$nome]=$(ticks_do_jit "$pid")
+  local par
+  for par in "receptor:$PID_RECEPTOR" "aplicador:$PID_APLICADOR" "relay:$PID_RELAY" \
+    "kafka:$PID_KAFKA" "carga:$PID_CARGA"; do
+    JIT_A[$1:${par%%:*}]=$(ticks_do_jit "${par#*:}")
   done
-  JIT_A[$1:t]=$EPOCHREALTIME
 }
 jit_resumo() { # label-before label-after: "receptor 12 %, ..." in % of one core
   local nome texto="" t
-  t=$(subtrair "${JIT_A[$2:t]}" "${JIT_A[$1:t]}")
+  t=$(subtrair "${CPU_A[$2:t]}" "${CPU_A[$1:t]}")
   for nome in receptor aplicador relay kafka carga; do
     texto="$texto${texto:+, }$(awk -v n="$nome" -v d=$((JIT_A[$2:$nome] - JIT_A[$1:$nome])) \
       -v hz="$CLK_TCK" -v t="$t" 'BEGIN { sub(/carga/, "load generator", n); sub(/kafka/, "Kafka", n)
@@ -569,7 +568,7 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   # The machine's counters every second (a stall of a second hides in a 10 s average).
   ( while :; do read -r linha </proc/stat; echo "$EPOCHSECONDS $linha"; sleep 1; done ) \
     >"$TRABALHO/stat-$taxa.txt" 2>/dev/null &
-  local pid_stat=$!
+  PID_AMOSTRAS=$!
   local fim_da_janela
   fim_da_janela=$(awk -v t="${CPU_A[c$taxa-0:t]}" -v d="$duracao" 'BEGIN { printf "%.6f", t + d }')
   # The window itself, as long as the sending: no polling, a CPU sample every 10 s.
@@ -583,7 +582,8 @@ fase_constante() { # rate warm-up-seconds measured-seconds
   done
   cpu_marcar "c$taxa-1"
   jit_marcar "c$taxa-1"
-  kill "$pid_stat" 2>/dev/null || true
+  parar_pid "$PID_AMOSTRAS" 5
+  PID_AMOSTRAS=""
   esperar $((duracao + 120)) "load generator sends" grep -q '^ENVIO TERMINADO' "$saida"
   histogramas b
   contadores b
