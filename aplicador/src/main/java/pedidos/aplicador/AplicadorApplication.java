@@ -7,7 +7,10 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.context.ConfigurableApplicationContext;
+import org.springframework.context.annotation.Bean;
+import pedidos.esquema.VersaoDoPostgres;
 
 /**
  * The applier service: turns stored facts into the pedidos table and outbox effects. With {@code
@@ -46,5 +49,11 @@ public class AplicadorApplication {
           resumo.lidos(), resumo.restaurados(), resumo.aplicados(), resumo.inaplicaveis());
       return 0;
     }
+  }
+
+  /** An unsupported PostgreSQL is refused, by name, before anything runs on it. */
+  @Bean
+  FlywayMigrationStrategy migracaoEmPostgresSuportado() {
+    return VersaoDoPostgres::migrarSeSuportado;
   }
 }

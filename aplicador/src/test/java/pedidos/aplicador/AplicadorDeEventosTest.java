@@ -17,6 +17,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -29,6 +30,7 @@ import pedidos.dominio.Resultado;
 import pedidos.dominio.Status;
 
 /** The one apply transaction against the real PostgreSQL. */
+@Tag("todas-as-versoes-do-postgres")
 class AplicadorDeEventosTest extends ContextoDoAplicador {
 
   @Autowired AplicadorDeEventos aplicador;

@@ -20,6 +20,7 @@ import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -27,6 +28,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.infra.InfraLocal;
 
 /** The listener and the sweep against the real Kafka and PostgreSQL. */
+@Tag("todas-as-versoes-do-postgres")
 class OuvinteDeEventosTest extends ContextoDoAplicador {
 
   @Autowired KafkaTemplate<String, String> kafka;

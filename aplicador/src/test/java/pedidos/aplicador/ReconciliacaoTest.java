@@ -12,6 +12,7 @@ import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -20,6 +21,7 @@ import pedidos.aplicador.ApiDaLojaDeTeste.Comportamento;
 import pedidos.aplicador.RodadaDeReconciliacao.Situacao;
 
 /** Reconciliation against a real HTTP server and the real PostgreSQL. */
+@Tag("todas-as-versoes-do-postgres")
 class ReconciliacaoTest extends ContextoDoAplicador {
 
   private static final OffsetDateTime CURSOR = OffsetDateTime.parse("2026-11-29T00:00:00Z");

@@ -13,12 +13,14 @@ import java.util.List;
 import java.util.Map;
 import java.util.Random;
 import java.util.UUID;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
 
 /** Replay after a restore from an old backup: the state comes back, identical, and stays so. */
+@Tag("todas-as-versoes-do-postgres")
 class ReplayTest extends ContextoDoAplicador {
 
   private static final String[] TIPOS = {

@@ -19,11 +19,13 @@ import java.util.concurrent.TimeUnit;
 import org.flywaydb.core.Flyway;
 import org.flywaydb.core.api.output.MigrateResult;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
 
 /** The migrations against the real PostgreSQL, each test on a database of its own. */
+@Tag("todas-as-versoes-do-postgres")
 class MigracoesTest {
 
   private static PostgresLocal postgres;

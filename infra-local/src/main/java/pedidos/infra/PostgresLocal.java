@@ -2,6 +2,7 @@ package pedidos.infra;
 
 import io.zonky.test.db.postgres.embedded.EmbeddedPostgres;
 import java.io.IOException;
+import java.io.InputStream;
 import java.io.UncheckedIOException;
 import java.nio.channels.FileChannel;
 import java.nio.channels.FileLock;
@@ -16,21 +17,38 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.List;
+import java.util.Locale;
 import java.util.Objects;
+import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
+import java.util.stream.Stream;
 import javax.sql.DataSource;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
 /**
- * A real PostgreSQL 17 (zonky binaries) configured for logical decoding, on a port and data
- * directory that stay the same across {@link #parar()} and {@link #iniciar()}.
+ * A real PostgreSQL (zonky binaries of any supported major version, 17 unless told otherwise)
+ * configured for logical decoding, on a port and data directory that stay the same across {@link
+ * #parar()} and {@link #iniciar()}.
  */
 public final class PostgresLocal implements AutoCloseable {
 
   /** Environment variable the local launcher reads the port from. */
   public static final String VARIAVEL_DA_PORTA = "LOCAL_POSTGRES_PORT";
+
+  /** System property naming the major version to run (Maven's test executions set it). */
+  public static final String PROPRIEDADE_DA_VERSAO = "pedidos.postgres.versao";
+
+  /** Environment variable naming the major version, when the system property is not set. */
+  public static final String VARIAVEL_DA_VERSAO = "LOCAL_POSTGRES_VERSION";
+
+  /** The version the whole test suite and the local run use unless told otherwise. */
+  public static final String VERSAO_PADRAO = "17";
+
+  /** Where infra-local's build unpacks each version's binaries (see its pom). */
+  private static final String BINARIOS = "/pedidos/infra/postgres/%s/postgres-%s-%s.txz";
 
   private static final Logger log = LoggerFactory.getLogger(PostgresLocal.class);
   private static final Pattern NOME_DE_BANCO = Pattern.compile("[a-z_][a-z0-9_]{0,62}");
@@ -40,6 +58,7 @@ public final class PostgresLocal implements AutoCloseable {
   private static final String SENHA = "postgres";
 
   private final int porta;
+  private final String versao;
   private final Path dados;
   private final DiretorioTemporario temporario;
   private final boolean fsync;
@@ -51,6 +70,7 @@ public final class PostgresLocal implements AutoCloseable {
 
   private PostgresLocal(Builder builder, int porta, Path dados, DiretorioTemporario temporario) {
     this.porta = porta;
+    this.versao = builder.versao;
     this.dados = dados;
     this.temporario = temporario;
     this.fsync = builder.fsync;
@@ -76,6 +96,7 @@ public final class PostgresLocal implements AutoCloseable {
     }
     garantirDiretorioSemDono(dados);
     PostmasterOrfao.pararSeVivo(dados);
+    garantirMesmaVersao(dados, versao);
     Portas.garantirLivre(porta, VARIAVEL_DA_PORTA);
     long inicio = System.nanoTime();
     try {
@@ -88,7 +109,8 @@ public final class PostgresLocal implements AutoCloseable {
     }
     criarBancoSeFaltar();
     log.info(
-        "PostgreSQL ready on port {} in {} ms (data in {})",
+        "PostgreSQL {} ready on port {} in {} ms (data in {})",
+        versao,
         porta,
         Duration.ofNanos(System.nanoTime() - inicio).toMillis(),
         dados);
@@ -146,6 +168,11 @@ public final class PostgresLocal implements AutoCloseable {
     return porta;
   }
 
+  /** The major version running, e.g. {@code "17"}. */
+  public String versao() {
+    return versao;
+  }
+
   public String banco() {
     return banco;
   }
@@ -168,6 +195,17 @@ public final class PostgresLocal implements AutoCloseable {
         // Shutdown order (relay, Kafka, then Postgres) belongs to InfraLocal, not to zonky.
         .setRegisterShutdownHook(false)
         .setPGStartupWait(esperaDeInicio)
+        .setPgBinaryResolver(
+            (sistema, arquitetura) -> {
+              String recurso =
+                  BINARIOS.formatted(versao, sistema.toLowerCase(Locale.ROOT), arquitetura);
+              InputStream binarios = PostgresLocal.class.getResourceAsStream(recurso);
+              if (binarios == null) {
+                throw new IOException(
+                    "no PostgreSQL " + versao + " binaries for " + sistema + "/" + arquitetura);
+              }
+              return binarios;
+            })
         .setServerConfig("wal_level", "logical")
         // zonky defaults to off: commits acknowledged before they are durable.
         .setServerConfig("synchronous_commit", "on")
@@ -199,6 +237,31 @@ public final class PostgresLocal implements AutoCloseable {
     }
   }
 
+  /** A data directory of another major version would not start, with an obscure message. */
+  private static void garantirMesmaVersao(Path dados, String versao) {
+    Path arquivo = dados.resolve("PG_VERSION");
+    if (!Files.exists(arquivo)) {
+      return;
+    }
+    try {
+      String existente = Files.readString(arquivo).trim();
+      if (!existente.equals(versao)) {
+        throw new IllegalStateException(
+            "data directory "
+                + dados
+                + " holds PostgreSQL "
+                + existente
+                + " data, but PostgreSQL "
+                + versao
+                + " was asked for: start with "
+                + existente
+                + " or wipe the data (the local run's --limpo)");
+      }
+    } catch (IOException e) {
+      throw new UncheckedIOException(e);
+    }
+  }
+
   /** zonky holds a lock on {@code epg-lock} while its server runs; a live holder is not ours. */
   private static void garantirDiretorioSemDono(Path dados) {
     Path arquivo = dados.resolve("epg-lock");
@@ -221,6 +284,34 @@ public final class PostgresLocal implements AutoCloseable {
         "data directory " + dados + " is in use by another running PostgreSQL of this project");
   }
 
+  static String versaoPedida(UnaryOperator<String> propriedades, UnaryOperator<String> ambiente) {
+    String pedida = propriedades.apply(PROPRIEDADE_DA_VERSAO);
+    if (pedida == null || pedida.isBlank()) {
+      pedida = ambiente.apply(VARIAVEL_DA_VERSAO);
+    }
+    return pedida == null || pedida.isBlank() ? VERSAO_PADRAO : validarVersao(pedida.trim());
+  }
+
+  /** The major versions whose binaries this build packaged. */
+  public static List<String> versoesDisponiveis() {
+    return Stream.iterate(10, versao -> versao <= 40, versao -> versao + 1)
+        .map(String::valueOf)
+        .filter(
+            versao ->
+                PostgresLocal.class.getResource(BINARIOS.formatted(versao, "linux", "x86_64"))
+                    != null)
+        .toList();
+  }
+
+  private static String validarVersao(String versao) {
+    List<String> disponiveis = versoesDisponiveis();
+    if (!disponiveis.contains(versao)) {
+      throw new IllegalArgumentException(
+          "PostgreSQL '" + versao + "' is not available here; choose one of " + disponiveis);
+    }
+    return versao;
+  }
+
   /** Options; everything has a default fit for tests except {@link #fsync(boolean)}. */
   public static final class Builder {
     private int porta;
@@ -228,6 +319,7 @@ public final class PostgresLocal implements AutoCloseable {
     private boolean comecarLimpo;
     private boolean fsync = true;
     private String banco = "pedidos";
+    private String versao = versaoPedida(System::getProperty, System::getenv);
     private Duration esperaDeInicio = Duration.ofSeconds(60);
 
     private Builder() {}
@@ -264,6 +356,16 @@ public final class PostgresLocal implements AutoCloseable {
         throw new IllegalArgumentException("database name must match " + NOME_DE_BANCO);
       }
       this.banco = banco;
+      return this;
+    }
+
+    /**
+     * The major version to run ({@code "15"} to {@code "18"}); by default the system property
+     * {@value #PROPRIEDADE_DA_VERSAO}, then {@value #VARIAVEL_DA_VERSAO}, then {@value
+     * #VERSAO_PADRAO}.
+     */
+    public Builder versao(String versao) {
+      this.versao = validarVersao(versao);
       return this;
     }
 

@@ -15,6 +15,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
@@ -70,6 +71,7 @@ class PipelineDePontaAPontaTest {
 
   @Test
   @Order(1)
+  @Tag("todas-as-versoes-do-postgres")
   void centenasDePedidosEmbaralhadosEDuplicadosChegamAoEstadoCanonico() throws Exception {
     try (Simulacao simulacao = simulacao("todos", 1, 300, 300)) {
       simulacao.iniciarApi();

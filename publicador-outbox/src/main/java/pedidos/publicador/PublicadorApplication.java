@@ -4,9 +4,11 @@ import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
 import org.springframework.context.annotation.Bean;
 import org.springframework.scheduling.annotation.EnableScheduling;
+import pedidos.esquema.VersaoDoPostgres;
 
 /**
  * The relay: new inbox rows to {@code loja.eventos}, new outbox rows to {@code separacao.efeitos},
@@ -33,5 +35,11 @@ public class PublicadorApplication {
         fonte.determineUrl(),
         fonte.determineUsername(),
         fonte.determinePassword());
+  }
+
+  /** An unsupported PostgreSQL is refused, by name, before anything runs on it. */
+  @Bean
+  FlywayMigrationStrategy migracaoEmPostgresSuportado() {
+    return VersaoDoPostgres::migrarSeSuportado;
   }
 }

@@ -15,6 +15,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
@@ -24,6 +25,7 @@ import tools.jackson.databind.JsonNode;
 
 /** The relay's normal path, one relay for the whole class, real PostgreSQL, Kafka and Debezium. */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Tag("todas-as-versoes-do-postgres")
 class PublicadorTest {
 
   private static final String SLOT = "teste_publicador";

@@ -116,9 +116,20 @@ final class GravacaoDeLote {
     try {
       comparacoes = caixa.comparar(eventos);
     } catch (RuntimeException e) {
+      FalhaDoBanco falha = FalhaDoBanco.de(e);
+      if (falha == FalhaDoBanco.DADO_RECUSADO) {
+        // A body PostgreSQL refuses as jsonb (only a later copy of an id already in this batch
+        // can get here unchecked by the insert): find it alone, the others get their answer.
+        if (pendentes.size() > 1) {
+          pendentes.forEach(pendente -> comparar(List.of(pendente)));
+        } else {
+          pendentes.get(0).falhar(recusadoPeloBanco(pendentes.get(0), FalhaDoBanco.descrever(e)));
+        }
+        return;
+      }
       // The rows are committed; only the answer is missing. The provider redelivers on a 503
       // and gets its 200 as a duplicate then.
-      observador.falhaDoBanco(pendentes.size(), FalhaDoBanco.de(e), e);
+      observador.falhaDoBanco(pendentes.size(), falha, e);
       BancoIndisponivel recusa = new BancoIndisponivel("The event could not be checked now.", e);
       pendentes.forEach(pendente -> pendente.falhar(recusa));
       return;
@@ -128,8 +139,6 @@ final class GravacaoDeLote {
       switch (comparacoes.get(i)) {
         case IGUAL -> pendente.concluir(Desfecho.DUPLICADO);
         case DIFERENTE -> pendente.concluir(Desfecho.CONFLITO);
-        case INVALIDO ->
-            pendente.falhar(recusadoPeloBanco(pendente, "the body is not valid PostgreSQL jsonb"));
         case AUSENTE -> {
           observador.linhaSumiu(pendente.evento());
           pendente.falhar(

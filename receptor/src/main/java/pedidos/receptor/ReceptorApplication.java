@@ -3,6 +3,9 @@ package pedidos.receptor;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
+import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
+import org.springframework.context.annotation.Bean;
+import pedidos.esquema.VersaoDoPostgres;
 
 /** The webhook receptor: verify the signature, store the event, answer. Nothing else. */
 @SpringBootApplication
@@ -11,5 +14,11 @@ public class ReceptorApplication {
 
   public static void main(String[] args) {
     SpringApplication.run(ReceptorApplication.class, args);
+  }
+
+  /** An unsupported PostgreSQL is refused, by name, before anything runs on it. */
+  @Bean
+  FlywayMigrationStrategy migracaoEmPostgresSuportado() {
+    return VersaoDoPostgres::migrarSeSuportado;
   }
 }
