@@ -29,9 +29,10 @@ record OpcoesLocais(
       usage: ./executar-local.sh [--demo] [--limpo]
         --demo   also run the provider simulator against the system and print its report
         --limpo  start with an empty database (the data of the last run is kept otherwise)
-      environment: LOCAL_POSTGRES_PORT (5432), LOCAL_KAFKA_PORT (9092), RECEPTOR_PORT (8080),
-        APLICADOR_PORT (8082), PUBLICADOR_PORT (8083), LOJA_API_PORT (8089, the simulated
-        orders API), LOJA_WEBHOOK_SECRET (segredo-local), DEMO_PEDIDOS (200)""";
+      environment: LOCAL_POSTGRES_PORT (5432), LOCAL_POSTGRES_VERSION (17; 15 to 18),
+        LOCAL_KAFKA_PORT (9092), RECEPTOR_PORT (8080), APLICADOR_PORT (8082), PUBLICADOR_PORT
+        (8083), LOJA_API_PORT (8089, the simulated orders API), LOJA_WEBHOOK_SECRET
+        (segredo-local), DEMO_PEDIDOS (200)""";
 
   static OpcoesLocais ler(List<String> argumentos, UnaryOperator<String> ambiente) {
     boolean demo = false;
