@@ -26,8 +26,8 @@ import tools.jackson.core.json.JsonFactory;
  * PostgreSQL accepts: strict UTF-8, one JSON object and nothing after it, no duplicate keys (jsonb
  * keeps the last one, which would let {@code id} say one thing here and another in the row), no
  * {@code \u0000} and no lone surrogate in any string or key (jsonb rejects both). Whatever still
- * slips through (a number too large for {@code numeric}) is refused by PostgreSQL itself and ends
- * in quarantine the same way.
+ * slipped through would be refused by PostgreSQL itself and end in quarantine the same way ({@code
+ * recusado_pelo_banco}).
  *
  * <p>And it must be inside the {@link EnvelopeDeEntrada input envelope}, which every later stage is
  * sized from: each token goes to a {@link Medidor}, which refuses a body too deep, with a key,
