@@ -379,8 +379,27 @@ public final class JsonExtremo {
                     Arbitraries.of("", "0", "00"),
                     Arbitraries.integers().between(0, 360))
                 .as((e, sinal, zeros, valor) -> e + sinal + zeros + valor));
-    return Combinators.combine(Arbitraries.of("", "", "-"), inteiro, decimais, expoente)
-        .as((sinal, i, d, e) -> sinal + i + d + e);
+    Arbitrary<String> compostos =
+        Combinators.combine(Arbitraries.of("", "", "-"), inteiro, decimais, expoente)
+            .as((sinal, i, d, e) -> sinal + i + d + e);
+    // The cases where jsonb's text differs most from what was sent.
+    Arbitrary<String> marcantes =
+        Arbitraries.of(
+            "-0",
+            "-0.0",
+            "-0e0",
+            "0e-5",
+            "-0.000E+3",
+            "1.50e1",
+            "1E+2",
+            "1e-5",
+            "0e5",
+            "-12.340",
+            "123e-2",
+            "5e-360",
+            "-9.99e360",
+            "100000000000000000000e-20");
+    return Arbitraries.frequencyOf(Tuple.of(5, compostos), Tuple.of(1, marcantes));
   }
 
   /**
