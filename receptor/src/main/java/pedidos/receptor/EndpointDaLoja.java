@@ -48,8 +48,11 @@ final class EndpointDaLoja {
       // Refused before reading the body: nothing to verify it with.
       throw receptor.assinaturaInvalida();
     }
-    byte[] corpo = leitor.ler(requisicao);
-    Desfecho desfecho = receptor.receber(corpo, assinatura);
+    Desfecho desfecho;
+    // The body's bytes count against receptor.corpos-em-memoria until it is answered.
+    try (LeitorDeCorpo.Corpo corpo = leitor.ler(requisicao)) {
+      desfecho = receptor.receber(corpo.bytes(), assinatura);
+    }
     FiltroDeMetricas.marcar(requisicao, desfecho.rotulo());
     // A fixed content type and ready-made bytes: whatever the Accept header says, a stored event is
     // never answered 406 (the provider would redeliver it forever).

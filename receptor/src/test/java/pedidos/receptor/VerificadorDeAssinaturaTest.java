@@ -56,11 +56,17 @@ class VerificadorDeAssinaturaTest {
     return new ReceptorProperties(
         List.of(segredos),
         DataSize.ofMegabytes(1),
+        DataSize.ofMegabytes(128),
         200,
         java.time.Duration.ofSeconds(5),
         java.time.Duration.ofSeconds(5),
         java.time.Duration.ofSeconds(10),
         new ReceptorProperties.Gravacao(
-            ReceptorProperties.Modo.GRUPO, 128, 2, java.time.Duration.ZERO, 1000));
+            ReceptorProperties.Modo.GRUPO,
+            128,
+            2,
+            java.time.Duration.ZERO,
+            1000,
+            DataSize.ofMegabytes(64)));
   }
 }
