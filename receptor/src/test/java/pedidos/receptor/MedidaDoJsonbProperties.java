@@ -19,6 +19,7 @@ import net.jqwik.api.Combinators;
 import net.jqwik.api.ForAll;
 import net.jqwik.api.Property;
 import net.jqwik.api.Provide;
+import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
 import pedidos.dominio.EnvelopeDeEntrada.Medidor;
@@ -31,6 +32,7 @@ import pedidos.receptor.Recusa.CorpoInvalido;
  * byte, {@code octet_length(body::jsonb::text)} in the real PostgreSQL; and PostgreSQL takes every
  * body the reader accepts. Each try checks a batch of bodies in one query.
  */
+@Tag("todas-as-versoes-do-postgres")
 class MedidaDoJsonbProperties {
 
   private static final LeitorDeEvento LEITOR =
