@@ -18,7 +18,9 @@ record Morto(OrigemDaLinha origem, String motivo, Throwable causa) {
     for (Throwable t = causa.getCause(); t != null && vistas.add(t); t = t.getCause()) {
       texto.append(" <- ").append(t);
     }
-    String motivo = texto.toString();
+    // PostgreSQL's text cannot hold U+0000, and a reason the table refuses would stop the relay on
+    // the very row it is trying to get past.
+    String motivo = texto.toString().replace('\u0000', '?');
     if (motivo.length() > TAMANHO_DO_MOTIVO) {
       motivo = motivo.substring(0, TAMANHO_DO_MOTIVO) + "...";
     }

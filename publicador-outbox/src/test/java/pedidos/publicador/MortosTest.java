@@ -80,14 +80,18 @@ class MortosTest {
     Health saude = relay.bean(PublicadorHealthIndicator.class).health();
     assertThat((Long) saude.getDetails().get("mortos")).isPositive();
     assertThat(saude.getDetails().get("ultimoMorto").toString()).contains("webhook_eventos");
+    MeterRegistry metricas = relay.bean(MeterRegistry.class);
     assertThat(
-            relay
-                .bean(MeterRegistry.class)
+            metricas
                 .get("publicador.linhas.mortas")
                 .tags("tabela", "webhook_eventos", "via", "cdc")
                 .counter()
                 .count())
         .isPositive();
+    // Refreshed from the table every publicador.reenvio.intervalo (1 s here).
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> metricas.get("publicador.mortos.abertos").gauge().value() >= 1);
 
     // Re-published while the cause is still there: it stays dead-lettered, with the new attempt.
     assertThat(PublicadorApplication.republicarMortos(argumentos())).isEqualTo(1);
