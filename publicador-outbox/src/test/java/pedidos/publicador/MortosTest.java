@@ -166,6 +166,15 @@ class MortosTest {
           assertThat(efeitos.comChave(veneno.pedidoId())).isEmpty();
         });
     assertThat(relay.situacao().falhas()).as("the engine never stopped").isEqualTo(falhasAntes);
+    // The fallback would pick them however old they are: it skips them while dead-lettered.
+    assertThat(
+            BancoDeTeste.JDBC
+                .sql(ReenvioDoOutbox.PENDENTES_ANTIGOS)
+                .param("idade", 0.0)
+                .param("lote", Integer.MAX_VALUE)
+                .query((linha, n) -> linha.getString("pedido_id"))
+                .list())
+        .doesNotContain(ilegivel.pedidoId(), noProdutor.pedidoId(), noBroker.pedidoId());
 
     BancoDeTeste.JDBC
         .sql("UPDATE outbox SET cliente_email = 'ok@loja' WHERE pedido_id IN (?, ?, ?)")
