@@ -46,7 +46,7 @@ class PainelDeOperacoes {
       """
       SELECT evento_id, recurso_id, tipo, resultado, motivo, recebido_em
         FROM webhook_eventos
-       WHERE resultado IN ('regressao_de_terminal', 'fato_invalido')
+       WHERE resultado IN ('regressao_de_terminal', 'fato_invalido', 'falha_de_aplicacao')
        ORDER BY recebido_em DESC
        LIMIT 50
       """;
