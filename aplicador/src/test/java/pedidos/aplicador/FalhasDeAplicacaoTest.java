@@ -23,6 +23,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
+import pedidos.dominio.EnvelopeDeEntrada;
 import pedidos.infra.InfraLocal;
 
 /**
@@ -145,6 +146,32 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
                 .query(String.class)
                 .single())
         .contains("falha de teste em " + pedido);
+  }
+
+  @Test
+  void registroDoTamanhoDoEnvelopeCabeNoDescarteComOsCabecalhosDaFalha() {
+    String pedido = p + "-preso-grande";
+    String payload =
+        """
+        {"id": "%s", "type": "order.paid", "sequence": 2, "occurred_at": "2026-11-30T10:00:00Z",
+         "data": {"id": "%s"}, "texto": "%s"}
+        """
+            .formatted(p + "-g1", pedido, "x".repeat(EnvelopeDeEntrada.BYTES_NO_JSONB - 1_000));
+    String valor =
+        """
+        {"evento_id": "%s", "recurso_id": "%s", "tipo": "order.paid", "payload": %s}
+        """
+            .formatted(p + "-g1", pedido, payload);
+    assertThat(valor.length())
+        .as("twice the clients' default max.request.size")
+        .isGreaterThan(2_000_000);
+    kafka.send("loja.eventos", pedido, valor);
+
+    ConsumerRecord<String, String> descartado = lerDescarte(pedido);
+    assertThat(descartado.value()).isEqualTo(valor);
+    assertThat(cabecalho(descartado, "kafka_dlt-exception-stacktrace"))
+        .contains("falha de teste em " + pedido);
+    assertThat(resultado(p + "-g1")).isEqualTo("falha_de_aplicacao");
   }
 
   private void inserir(String eventoId, String pedido, String idade) {
