@@ -19,6 +19,7 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
@@ -40,6 +41,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
   @Autowired KafkaAdmin admin;
   @Autowired PainelDeOperacoes painel;
   @Autowired AplicadorProperties propriedades;
+  @Autowired FalhasDeAplicacao falhas;
 
   private final String p = UUID.randomUUID().toString().substring(0, 8).replace('-', 'x');
   private final String gatilho = "falha_de_teste_" + p;
@@ -127,6 +129,37 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     assertThat(resumo.aplicados()).isEqualTo(presos);
     assertThat(contar("resultado = 'aplicado' AND motivo IS NULL")).isEqualTo(presos + 1L);
     assertThat(status(p + "-preso0")).isEqualTo("pago");
+  }
+
+  @Test
+  void falhaTransitoriaAdiaALinhaMasNuncaAAssenta() {
+    String evento = p + "-t1";
+    inserir(evento, p + "-transitorio", "1 hour");
+    var transitoria = new QueryTimeoutException("the database is restarting");
+
+    for (int i = 0; i < 3 * propriedades.tentativasDeFalhaDesconhecida(); i++) {
+      assertThat(falhas.registrar(evento, transitoria)).isFalse();
+    }
+
+    assertThat(resultado(evento)).isNull();
+    assertThat(
+            jdbc.sql(
+                    """
+                    SELECT tentativas = 0 AND proxima_tentativa_em > now() AND aplicado_em IS NULL
+                      FROM webhook_eventos WHERE evento_id = ?
+                    """)
+                .param(evento)
+                .query(Boolean.class)
+                .single())
+        .as("not counted toward settling, only delayed")
+        .isTrue();
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              varredura.varrer();
+              return "aplicado".equals(resultado(evento));
+            });
   }
 
   @Test
