@@ -153,6 +153,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
                 .single())
         .as("not counted toward settling, only delayed")
         .isTrue();
+    assertThat(painel.painel().pendentesComFalha()).as("ops see it failing").isPositive();
     await()
         .atMost(Duration.ofSeconds(30))
         .until(
