@@ -53,7 +53,9 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
             CREATE FUNCTION %1$s() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
               IF NEW.id LIKE '%2$s-preso%%' THEN
-                RAISE EXCEPTION 'falha de teste em %%', NEW.id;
+                -- A long message, as a failure quoting a payload has: motivo and the DLT's
+                -- headers keep their caps.
+                RAISE EXCEPTION 'falha de teste em %%: %%', NEW.id, repeat('z', 6000);
               END IF;
               RETURN NEW;
             END $$
@@ -107,7 +109,8 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
                 .query(String.class)
                 .single())
         .startsWith("org.postgresql.util.PSQLException")
-        .contains("falha de teste em " + p + "-preso0");
+        .contains("falha de teste em " + p + "-preso0")
+        .hasSizeLessThanOrEqualTo(FalhasDeAplicacao.CARACTERES_DO_MOTIVO);
     assertThat(contar("aplicado_em IS NULL")).as("none is pending any more").isZero();
     assertThat(varredura.varrer()).as("settled rows are not swept again").isZero();
     assertThat(painel.painel().resultados().get("falha_de_aplicacao"))
@@ -204,7 +207,10 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     ConsumerRecord<String, String> descartado = lerDescarte(pedido);
     assertThat(descartado.value()).isEqualTo(valor);
     assertThat(cabecalho(descartado, "kafka_dlt-exception-stacktrace"))
-        .contains("falha de teste em " + pedido);
+        .contains("falha de teste em " + pedido)
+        .hasSizeLessThanOrEqualTo(ConfiguracaoDoKafka.CARACTERES_DA_PILHA);
+    assertThat(cabecalho(descartado, "kafka_dlt-exception-message"))
+        .hasSizeLessThanOrEqualTo(ConfiguracaoDoKafka.CARACTERES_DA_MENSAGEM_DE_ERRO);
     assertThat(resultado(p + "-g1")).isEqualTo("falha_de_aplicacao");
   }
 
