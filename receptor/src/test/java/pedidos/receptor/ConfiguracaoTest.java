@@ -21,7 +21,7 @@ class ConfiguracaoTest {
   @Test
   void osPadroesSaoOsDoIssue() {
     contexto
-        .withPropertyValues("receptor.segredos=s")
+        .withPropertyValues("receptor.segredos=" + Entregas.SEGREDO)
         .run(
             ctx -> {
               ReceptorProperties propriedades = ctx.getBean(ReceptorProperties.class);
@@ -36,11 +36,47 @@ class ConfiguracaoTest {
   void variosSegredosSeparadosPorVirgula() {
     contexto
         .withPropertyValues(
-            "receptor.segredos=${LOJA_WEBHOOK_SECRET:}", "LOJA_WEBHOOK_SECRET=novo, antigo")
+            "receptor.segredos=${LOJA_WEBHOOK_SECRET:}",
+            "LOJA_WEBHOOK_SECRET=" + Entregas.SEGREDO + ", " + Entregas.SEGREDO_ANTIGO)
         .run(
             ctx ->
                 assertThat(ctx.getBean(ReceptorProperties.class).segredos())
-                    .containsExactly("novo", "antigo"));
+                    .containsExactly(Entregas.SEGREDO, Entregas.SEGREDO_ANTIGO));
+  }
+
+  @Test
+  void umSegredoCurtoDemaisNaoSobeEDizPorqueSemMostraLo() {
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=${LOJA_WEBHOOK_SECRET:}",
+            "LOJA_WEBHOOK_SECRET=" + Entregas.SEGREDO + ",curto-" + "x".repeat(25))
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("secret number 2 has 31 bytes")
+                    .hasMessageContaining("at least 32")
+                    .message()
+                    .doesNotContain("curto"));
+  }
+
+  @Test
+  void segredosDoStandardWebhooksContamOsBytesDaChave() {
+    // whsec_ + base64 of 24 bytes: 32 characters, but a 24-byte key.
+    String curto = "whsec_" + java.util.Base64.getEncoder().encodeToString(new byte[24]);
+    String bom = "whsec_" + java.util.Base64.getEncoder().encodeToString(new byte[32]);
+    contexto
+        .withPropertyValues("receptor.segredos=" + curto)
+        .run(ctx -> assertThat(ctx).getFailure().rootCause().hasMessageContaining("24 bytes"));
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=" + bom, "receptor.assinatura.esquemas=standard-webhooks,loja")
+        .run(
+            ctx ->
+                assertThat(ctx.getBean(ReceptorProperties.class).assinatura().esquemas())
+                    .containsExactly(
+                        EsquemaDeAssinatura.STANDARD_WEBHOOKS, EsquemaDeAssinatura.LOJA));
   }
 
   @Test

@@ -197,14 +197,16 @@ class GravacaoEmGrupoTest {
       javax.sql.DataSource banco, int escritores, Duration esperaMaxima) {
     ReceptorProperties propriedades =
         new ReceptorProperties(
-            List.of("segredo"),
+            List.of(Entregas.SEGREDO),
             DataSize.ofMegabytes(1),
             200,
             Duration.ofSeconds(5),
             Duration.ofSeconds(5),
             Duration.ofSeconds(10),
             new ReceptorProperties.Gravacao(
-                ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000));
+                ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000),
+            VerificadorDeAssinaturaTest.SO_LOJA,
+            VerificadorDeAssinaturaTest.SEM_LIMITE);
     ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);
     GravacaoDeLote gravacao =
         new GravacaoDeLote(new CaixaDeEntrada(JdbcClient.create(banco)), observador);

@@ -6,7 +6,6 @@ import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import net.jqwik.api.Arbitrary;
 import net.jqwik.api.ForAll;
@@ -25,7 +24,9 @@ class LeitorDeEventoProperties {
 
   private static final int MAXIMO = 200;
   private static final LeitorDeEvento LEITOR =
-      new LeitorDeEvento(VerificadorDeAssinaturaTest.propriedades("s"));
+      new LeitorDeEvento(
+          VerificadorDeAssinaturaTest.propriedades(
+              VerificadorDeAssinaturaTest.SO_LOJA, Entregas.SEGREDO));
   private static Connection conexao;
 
   @BeforeContainer
