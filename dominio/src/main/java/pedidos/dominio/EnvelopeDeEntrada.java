@@ -62,6 +62,14 @@ public final class EnvelopeDeEntrada {
   /** The deepest nesting a reader of a stored or relayed event must accept. */
   public static final int PROFUNDIDADE_DOS_LEITORES = PROFUNDIDADE + MARGEM_DE_PROFUNDIDADE;
 
+  /**
+   * The longest key a reader must accept, in UTF-8 bytes: Jackson's parsers of bytes (the relay's,
+   * Kafka's deserializers) measure a key in bytes, not in characters, and a character of a key
+   * takes up to 3 of them (a surrogate pair, two characters, takes 4). A reader that set its limit
+   * to {@link #CARACTERES_DE_NOME} would refuse a key of 400 CJK characters the receptor stored.
+   */
+  public static final int BYTES_DE_NOME_DOS_LEITORES = 3 * CARACTERES_DE_NOME;
+
   private EnvelopeDeEntrada() {}
 
   /**
@@ -71,6 +79,43 @@ public final class EnvelopeDeEntrada {
    * @param mensagem what the caller needs to fix it
    */
   public record Violacao(String motivo, String mensagem) {
+
+    /** Objects and arrays nest deeper than {@link #PROFUNDIDADE}. */
+    public static final Violacao PROFUNDIDADE_EXCESSIVA =
+        new Violacao(
+            "profundidade_excessiva", "Objects and arrays nest deeper than " + PROFUNDIDADE + ".");
+
+    /** A key longer than {@link #CARACTERES_DE_NOME}. */
+    public static final Violacao NOME_LONGO_DEMAIS =
+        new Violacao(
+            "nome_longo_demais", "A key is longer than " + CARACTERES_DE_NOME + " characters.");
+
+    /** A string value longer than {@link #CARACTERES_DE_TEXTO}. */
+    public static final Violacao TEXTO_LONGO_DEMAIS =
+        new Violacao(
+            "texto_longo_demais",
+            "A string is longer than " + CARACTERES_DE_TEXTO + " characters.");
+
+    /** A number written with more than {@link #CARACTERES_DE_NUMERO} characters. */
+    public static final Violacao NUMERO_LONGO_DEMAIS =
+        new Violacao(
+            "numero_longo_demais",
+            "A number is written with more than " + CARACTERES_DE_NUMERO + " characters.");
+
+    /** A number whose magnitude or decimal places exceed {@link #EXPOENTE} digits. */
+    public static final Violacao NUMERO_FORA_DA_ESCALA =
+        new Violacao(
+            "numero_fora_da_escala",
+            "A number's magnitude or decimal places exceed " + EXPOENTE + " digits.");
+
+    /** PostgreSQL's text of the body would exceed {@link #BYTES_NO_JSONB}. */
+    public static final Violacao GRANDE_DEMAIS_NO_BANCO =
+        new Violacao(
+            "grande_demais_no_banco",
+            "Stored as jsonb, the body would exceed "
+                + BYTES_NO_JSONB
+                + " bytes (PostgreSQL writes numbers out in full).");
+
     public Violacao {
       Objects.requireNonNull(motivo, "motivo");
       Objects.requireNonNull(mensagem, "mensagem");
@@ -99,8 +144,7 @@ public final class EnvelopeDeEntrada {
     /** An object ({@code true}) or an array opens. */
     public Violacao abrir(boolean objeto) {
       if (profundidade == PROFUNDIDADE) {
-        return new Violacao(
-            "profundidade_excessiva", "Objects and arrays nest deeper than " + PROFUNDIDADE + ".");
+        return Violacao.PROFUNDIDADE_EXCESSIVA;
       }
       valor();
       profundidade++;
@@ -120,8 +164,7 @@ public final class EnvelopeDeEntrada {
     /** A key, written {@code "name": }; its value follows. */
     public Violacao nome(String nome) {
       if (nome.length() > CARACTERES_DE_NOME) {
-        return new Violacao(
-            "nome_longo_demais", "A key is longer than " + CARACTERES_DE_NOME + " characters.");
+        return Violacao.NOME_LONGO_DEMAIS;
       }
       separar();
       bytesNoJsonb += bytesDeTexto(nome) + 2;
@@ -131,9 +174,7 @@ public final class EnvelopeDeEntrada {
     /** A string value. */
     public Violacao texto(String texto) {
       if (texto.length() > CARACTERES_DE_TEXTO) {
-        return new Violacao(
-            "texto_longo_demais",
-            "A string is longer than " + CARACTERES_DE_TEXTO + " characters.");
+        return Violacao.TEXTO_LONGO_DEMAIS;
       }
       valor();
       bytesNoJsonb += bytesDeTexto(texto);
@@ -143,9 +184,7 @@ public final class EnvelopeDeEntrada {
     /** A number, as its text was sent. */
     public Violacao numero(String numero) {
       if (numero.length() > CARACTERES_DE_NUMERO) {
-        return new Violacao(
-            "numero_longo_demais",
-            "A number is written with more than " + CARACTERES_DE_NUMERO + " characters.");
+        return Violacao.NUMERO_LONGO_DEMAIS;
       }
       BigDecimal valor;
       try {
@@ -156,9 +195,7 @@ public final class EnvelopeDeEntrada {
       // The decimal exponent of the leading digit, and the digits kept after the point.
       long expoente = (long) valor.precision() - valor.scale() - 1;
       if (Math.abs(expoente) > EXPOENTE || Math.abs((long) valor.scale()) > EXPOENTE) {
-        return new Violacao(
-            "numero_fora_da_escala",
-            "A number's magnitude or decimal places exceed " + EXPOENTE + " digits.");
+        return Violacao.NUMERO_FORA_DA_ESCALA;
       }
       valor();
       bytesNoJsonb += caracteresNoJsonb(valor);
@@ -188,11 +225,7 @@ public final class EnvelopeDeEntrada {
 
     private Violacao tamanho() {
       if (bytesNoJsonb > BYTES_NO_JSONB) {
-        return new Violacao(
-            "grande_demais_no_banco",
-            "Stored as jsonb, the body would exceed "
-                + BYTES_NO_JSONB
-                + " bytes (PostgreSQL writes numbers out in full).");
+        return Violacao.GRANDE_DEMAIS_NO_BANCO;
       }
       return null;
     }

@@ -54,8 +54,11 @@ final class EndpointDaLoja {
     // Refused before reading the body when nothing could verify it.
     Credencial credencial =
         receptor.credencial(assinatura, webhookId, webhookInstante, webhookAssinatura);
-    byte[] corpo = leitor.ler(requisicao);
-    Desfecho desfecho = receptor.receber(corpo, credencial);
+    Desfecho desfecho;
+    // The body's bytes count against receptor.corpos-em-memoria until it is answered.
+    try (LeitorDeCorpo.Corpo corpo = leitor.ler(requisicao)) {
+      desfecho = receptor.receber(corpo.bytes(), credencial);
+    }
     FiltroDeMetricas.marcar(requisicao, desfecho.rotulo());
     // A fixed content type and ready-made bytes: whatever the Accept header says, a stored event is
     // never answered 406 (the provider would redeliver it forever).

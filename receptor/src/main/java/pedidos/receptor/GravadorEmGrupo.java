@@ -5,12 +5,14 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.ArrayBlockingQueue;
 import java.util.concurrent.BlockingQueue;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.SmartLifecycle;
 import pedidos.receptor.Recusa.BancoIndisponivel;
+import pedidos.receptor.Recusa.Sobrecarga;
 
 /**
  * Group commit: request threads queue their event and wait; a few writer threads each take whatever
@@ -21,9 +23,12 @@ import pedidos.receptor.Recusa.BancoIndisponivel;
  * adds no latency, and under load the batch is what arrived while the previous one was committing.
  * {@code esperaMaxima} can make a writer linger for more rows; the default is not to.
  *
- * <p>Bounded everywhere: the queue (full answers 503 at once), the batch, and each request's wait
+ * <p>Bounded everywhere: the queue, in events ({@code filaMaxima}) and in bytes ({@code
+ * bytesNaFila}; full answers 503 {@code fila_cheia} at once), the batch, and each request's wait
  * ({@code esperaPelaGravacao}, then 503; the row may still commit, and the redelivery is a
- * duplicate).
+ * duplicate). An event's bytes are counted from the moment it is queued until its batch is done,
+ * not until its request stops waiting: a request that gave up leaves its event queued, and the
+ * event's text is still in memory until it is written.
  *
  * <p>The rows of a batch share one transaction, so they share a commit LSN in the WAL; the CDC
  * relay must be safe with that (see docs on the relay's restart test).
@@ -42,6 +47,8 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
   private final long esperaMaximaNanos;
   private final Duration esperaPelaGravacao;
   private final BlockingQueue<Pendente> fila;
+  private final Semaphore bytesLivres;
+  private final int limiteDeBytes;
   private final List<Thread> threads = new ArrayList<>();
   private volatile boolean rodando;
 
@@ -55,7 +62,9 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
     this.esperaMaximaNanos = configuracao.esperaMaxima().toNanos();
     this.esperaPelaGravacao = propriedades.esperaPelaGravacao();
     this.fila = new ArrayBlockingQueue<>(configuracao.filaMaxima());
-    observador.observarFila(fila);
+    this.limiteDeBytes = configuracao.limiteDeBytesNaFila();
+    this.bytesLivres = new Semaphore(limiteDeBytes);
+    observador.observarFila(fila, bytesLivres, configuracao.limiteDeBytesNaFila());
   }
 
   @Override
@@ -63,10 +72,17 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
     if (!rodando) {
       throw new BancoIndisponivel("The receptor is stopping.", null);
     }
+    // The properties keep the bound above the largest body; min() only guards a direct caller.
+    int bytes = Math.min(evento.json().length(), limiteDeBytes);
+    if (!bytesLivres.tryAcquire(bytes)) {
+      throw new Sobrecarga(Sobrecarga.FILA_CHEIA, "Too many bytes of events waiting to be stored.");
+    }
     Pendente pendente = new Pendente(evento);
     if (!fila.offer(pendente)) {
-      throw new BancoIndisponivel("Too many events waiting to be stored.", null);
+      bytesLivres.release(bytes);
+      throw new Sobrecarga(Sobrecarga.FILA_CHEIA, "Too many events waiting to be stored.");
     }
+    pendente.aoConcluir(() -> bytesLivres.release(bytes));
     return pendente.aguardar(esperaPelaGravacao);
   }
 

@@ -6,12 +6,17 @@ import java.nio.charset.CharsetDecoder;
 import java.nio.charset.CodingErrorAction;
 import java.nio.charset.StandardCharsets;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.dominio.EnvelopeDeEntrada.Medidor;
+import pedidos.dominio.EnvelopeDeEntrada.Violacao;
 import pedidos.receptor.Recusa.CorpoInvalido;
 import tools.jackson.core.JacksonException;
 import tools.jackson.core.JsonParser;
 import tools.jackson.core.JsonToken;
 import tools.jackson.core.ObjectReadContext;
+import tools.jackson.core.StreamReadConstraints;
 import tools.jackson.core.StreamReadFeature;
+import tools.jackson.core.exc.StreamConstraintsException;
 import tools.jackson.core.json.JsonFactory;
 
 /**
@@ -21,16 +26,25 @@ import tools.jackson.core.json.JsonFactory;
  * PostgreSQL accepts: strict UTF-8, one JSON object and nothing after it, no duplicate keys (jsonb
  * keeps the last one, which would let {@code id} say one thing here and another in the row), no
  * {@code \u0000} and no lone surrogate in any string or key (jsonb rejects both). Whatever still
- * slips through (a number too large for {@code numeric}) is refused by PostgreSQL itself and ends
- * in quarantine the same way.
+ * slipped through would be refused by PostgreSQL itself and end in quarantine the same way ({@code
+ * recusado_pelo_banco}).
+ *
+ * <p>And it must be inside the {@link EnvelopeDeEntrada input envelope}, which every later stage is
+ * sized from: each token goes to a {@link Medidor}, which refuses a body too deep, with a key,
+ * string or number too long, a number jsonb would write out with too many digits, or a jsonb text
+ * too large. The parser itself carries the same limits ({@link RestricoesDoEnvelope}), so a
+ * 10,000-level body or a 100,000-digit number stops the parser there, with the same reason.
  *
  * <p>One streaming pass, no tree: only {@code id}, {@code type} and {@code data.id} are kept.
  */
 @Component
 final class LeitorDeEvento {
 
-  private static final JsonFactory JSON =
-      JsonFactory.builder().enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION).build();
+  static final JsonFactory JSON =
+      JsonFactory.builder()
+          .enable(StreamReadFeature.STRICT_DUPLICATE_DETECTION)
+          .streamReadConstraints(new RestricoesDoEnvelope())
+          .build();
 
   private final int comprimentoMaximo;
 
@@ -39,13 +53,20 @@ final class LeitorDeEvento {
   }
 
   EventoRecebido ler(byte[] corpo) {
+    return ler(corpo, new Medidor());
+  }
+
+  /** Reads with the given measurer, which holds the size of the body's jsonb text afterwards. */
+  EventoRecebido ler(byte[] corpo, Medidor medidor) {
     String texto = utf8(corpo);
     Campos campos = new Campos();
     try (JsonParser parser = JSON.createParser(ObjectReadContext.empty(), texto)) {
       if (parser.nextToken() != JsonToken.START_OBJECT) {
         throw new CorpoInvalido("nao_e_objeto", "The body must be a JSON object.");
       }
-      percorrer(parser, campos);
+      percorrer(parser, campos, medidor);
+    } catch (ForaDoEnvelope e) {
+      throw new CorpoInvalido(e.violacao().motivo(), e.violacao().mensagem(), campos.idLegivel());
     } catch (JacksonException e) {
       throw new CorpoInvalido(
           "json_invalido", "The body is not valid JSON: " + descrever(e), campos.idLegivel());
@@ -85,7 +106,8 @@ final class LeitorDeEvento {
    * Walks the object whose {@code START_OBJECT} was just read, checking every string and key, and
    * notes the top-level {@code id}, {@code type} and {@code data}, and {@code data.id}.
    */
-  private static void percorrer(JsonParser parser, Campos campos) {
+  private static void percorrer(JsonParser parser, Campos campos, Medidor medidor) {
+    dentroDoEnvelope(medidor.abrir(true));
     int profundidade = 1;
     String campoDoTopo = null;
     String campoDoData = null;
@@ -99,6 +121,7 @@ final class LeitorDeEvento {
         case PROPERTY_NAME -> {
           String nome = parser.currentName();
           verificarTexto(nome);
+          dentroDoEnvelope(medidor.nome(nome));
           if (profundidade == 1) {
             campoDoTopo = nome;
           } else if (profundidade == 2 && dentroDoData) {
@@ -106,6 +129,7 @@ final class LeitorDeEvento {
           }
         }
         case START_OBJECT, START_ARRAY -> {
+          dentroDoEnvelope(medidor.abrir(token == JsonToken.START_OBJECT));
           if (profundidade == 1) {
             campos.valorNoTopo(campoDoTopo, token, null);
             dentroDoData = "data".equals(campoDoTopo) && token == JsonToken.START_OBJECT;
@@ -115,6 +139,7 @@ final class LeitorDeEvento {
           profundidade++;
         }
         case END_OBJECT, END_ARRAY -> {
+          dentroDoEnvelope(medidor.fechar());
           profundidade--;
           if (profundidade == 1) {
             dentroDoData = false;
@@ -125,6 +150,12 @@ final class LeitorDeEvento {
           if (token == JsonToken.VALUE_STRING) {
             texto = parser.getString();
             verificarTexto(texto);
+            dentroDoEnvelope(medidor.texto(texto));
+          } else if (token.isNumeric()) {
+            // The text as sent: jsonb keeps the number's written digits and scale, not a double.
+            dentroDoEnvelope(medidor.numero(parser.getString()));
+          } else {
+            dentroDoEnvelope(medidor.literal(token.asString()));
           }
           if (profundidade == 1) {
             campos.valorNoTopo(campoDoTopo, token, texto);
@@ -133,6 +164,12 @@ final class LeitorDeEvento {
           }
         }
       }
+    }
+  }
+
+  private static void dentroDoEnvelope(Violacao violacao) {
+    if (violacao != null) {
+      throw new CorpoInvalido(violacao.motivo(), violacao.mensagem());
     }
   }
 
@@ -231,6 +268,81 @@ final class LeitorDeEvento {
             "id".equals(nome) ? null : eventoId);
       }
       return valor;
+    }
+  }
+
+  /**
+   * The envelope's limits as the parser's own constraints, so that the parser stops at them instead
+   * of buffering an absurd token or nesting first (Jackson's defaults: depth 500 (1000 in 3.0),
+   * numbers of 1,000 characters, keys of 50,000). Each check throws a {@link ForaDoEnvelope}
+   * carrying the envelope's violation, so a body refused by the parser gets the same {@code motivo}
+   * as one refused by the {@link Medidor}; Jackson's exceptions carry nothing else to tell the
+   * limits apart but their message text.
+   *
+   * <p>The parser counts the characters of what it reads here (a {@code String}), as the envelope
+   * does. It measures an integer without its sign, so it is never stricter than the measurer.
+   */
+  static final class RestricoesDoEnvelope extends StreamReadConstraints {
+
+    RestricoesDoEnvelope() {
+      super(
+          EnvelopeDeEntrada.PROFUNDIDADE,
+          // The receptor reads at most BYTES_DO_CORPO bytes, so no more characters than that.
+          EnvelopeDeEntrada.BYTES_DO_CORPO,
+          // Tokens are bounded by the body's size; no limit of their own.
+          StreamReadConstraints.DEFAULT_MAX_TOKEN_COUNT,
+          EnvelopeDeEntrada.CARACTERES_DE_NUMERO,
+          EnvelopeDeEntrada.CARACTERES_DE_TEXTO,
+          EnvelopeDeEntrada.CARACTERES_DE_NOME);
+    }
+
+    @Override
+    public void validateNestingDepth(int profundidade) throws StreamConstraintsException {
+      if (profundidade > _maxNestingDepth) {
+        throw new ForaDoEnvelope(Violacao.PROFUNDIDADE_EXCESSIVA);
+      }
+    }
+
+    @Override
+    public void validateIntegerLength(int digitos) throws StreamConstraintsException {
+      if (digitos > _maxNumLen) {
+        throw new ForaDoEnvelope(Violacao.NUMERO_LONGO_DEMAIS);
+      }
+    }
+
+    @Override
+    public void validateFPLength(int caracteres) throws StreamConstraintsException {
+      if (caracteres > _maxNumLen) {
+        throw new ForaDoEnvelope(Violacao.NUMERO_LONGO_DEMAIS);
+      }
+    }
+
+    @Override
+    public void validateStringLength(int caracteres) throws StreamConstraintsException {
+      if (caracteres > _maxStringLen) {
+        throw new ForaDoEnvelope(Violacao.TEXTO_LONGO_DEMAIS);
+      }
+    }
+
+    @Override
+    public void validateNameLength(int caracteres) throws StreamConstraintsException {
+      if (caracteres > _maxNameLen) {
+        throw new ForaDoEnvelope(Violacao.NOME_LONGO_DEMAIS);
+      }
+    }
+  }
+
+  /** The parser stopped at one of the envelope's limits. */
+  static final class ForaDoEnvelope extends StreamConstraintsException {
+    private final transient Violacao violacao;
+
+    ForaDoEnvelope(Violacao violacao) {
+      super(violacao.mensagem());
+      this.violacao = violacao;
+    }
+
+    Violacao violacao() {
+      return violacao;
     }
   }
 }

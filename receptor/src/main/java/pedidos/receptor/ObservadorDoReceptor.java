@@ -9,6 +9,7 @@ import java.time.Duration;
 import java.util.Collection;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ConcurrentMap;
+import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
@@ -24,8 +25,8 @@ import pedidos.receptor.Recusa.CorpoInvalido;
  * {@code receptor_eventos_duplicados_total}, {@code receptor_eventos_conflitos_total}, {@code
  * receptor_assinaturas_invalidas_total}, {@code receptor_quarentena_total}, {@code
  * receptor_gravacao_lote_linhas} (rows per statement), {@code
- * receptor_gravacao_lotes_refeitos_total} and {@code receptor_gravacao_fila} (events waiting for a
- * writer).
+ * receptor_gravacao_lotes_refeitos_total}, {@code receptor_gravacao_fila} (events waiting for a
+ * writer), {@code receptor_gravacao_fila_bytes} and {@code receptor_corpos_em_memoria_bytes}.
  */
 @Component
 final class ObservadorDoReceptor {
@@ -165,9 +166,22 @@ final class ObservadorDoReceptor {
         evento.eventoId());
   }
 
-  void observarFila(Collection<?> fila) {
+  void observarFila(Collection<?> fila, Semaphore bytesLivres, int limiteDeBytes) {
     Gauge.builder("receptor.gravacao.fila", fila, Collection::size)
         .description("Events waiting for a group-commit writer")
+        .register(registro);
+    Gauge.builder(
+            "receptor.gravacao.fila.bytes", bytesLivres, s -> limiteDeBytes - s.availablePermits())
+        .description("Bytes of the events queued for or being written by a group-commit writer")
+        .baseUnit("bytes")
+        .register(registro);
+  }
+
+  void observarCorposEmMemoria(Semaphore bytesLivres, int limiteDeBytes) {
+    Gauge.builder(
+            "receptor.corpos.em.memoria", bytesLivres, s -> limiteDeBytes - s.availablePermits())
+        .description("Bytes of request bodies held by requests in flight")
+        .baseUnit("bytes")
         .register(registro);
   }
 

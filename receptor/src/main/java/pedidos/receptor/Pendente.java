@@ -29,6 +29,11 @@ final class Pendente {
     desfecho.completeExceptionally(recusa);
   }
 
+  /** Runs once the outcome is known, on the thread that completes it. */
+  void aoConcluir(Runnable acao) {
+    desfecho.whenComplete((resultado, erro) -> acao.run());
+  }
+
   boolean concluido() {
     return desfecho.isDone();
   }

@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
+import pedidos.dominio.EnvelopeDeEntrada;
 
 /**
  * Everything the receptor can be told, under {@code receptor.*}.
@@ -19,7 +20,13 @@ import org.springframework.validation.annotation.Validated;
  * @param segredos the webhook secrets; any one of them verifies a signature, so a secret can be
  *     rotated without downtime (add the new one, move the provider, drop the old one). Bound from
  *     {@code LOJA_WEBHOOK_SECRET}, comma-separated.
- * @param tamanhoMaximoDoCorpo bodies above this are refused with 413 before being read whole
+ * @param tamanhoMaximoDoCorpo bodies above this are refused with 413 before being read whole; at
+ *     most (and by default) {@link EnvelopeDeEntrada#BYTES_DO_CORPO}, the size every later stage is
+ *     sized for
+ * @param corposEmMemoria the bodies all requests in flight may hold at once, from before their body
+ *     is read until they are answered; a request that would go over gets 503 at once. Without it
+ *     the bound would be the request threads times the body limit, and with virtual threads (Java
+ *     21+) there are as many threads as connections.
  * @param comprimentoMaximoDeId longest {@code id}, {@code type} and {@code data.id} accepted
  * @param esperaSugerida the {@code Retry-After} sent with a 503
  * @param tempoLimiteDoComando how long one SQL statement may run before it is cancelled
@@ -36,7 +43,8 @@ record ReceptorProperties(
                 "no webhook secret configured: set LOJA_WEBHOOK_SECRET to one or more"
                     + " comma-separated secrets; the receptor will not accept unsigned webhooks")
         List<@NotBlank(message = "LOJA_WEBHOOK_SECRET has an empty entry") String> segredos,
-    @DefaultValue("1MB") @NotNull DataSize tamanhoMaximoDoCorpo,
+    @DefaultValue(EnvelopeDeEntrada.BYTES_DO_CORPO + "B") @NotNull DataSize tamanhoMaximoDoCorpo,
+    @DefaultValue("128MB") @NotNull DataSize corposEmMemoria,
     @DefaultValue("200") @Min(1) @Max(100_000) int comprimentoMaximoDeId,
     @DefaultValue("5s") @NotNull Duration esperaSugerida,
     @DefaultValue("5s") @NotNull Duration tempoLimiteDoComando,
@@ -68,15 +76,42 @@ record ReceptorProperties(
     }
     if (tamanhoMaximoDoCorpo != null
         && (tamanhoMaximoDoCorpo.toBytes() < 1
-            || tamanhoMaximoDoCorpo.toBytes() > Integer.MAX_VALUE - 16)) {
+            || tamanhoMaximoDoCorpo.toBytes() > EnvelopeDeEntrada.BYTES_DO_CORPO)) {
       throw new IllegalArgumentException(
-          "receptor.tamanho-maximo-do-corpo must be between 1B and 2GB, got "
+          "receptor.tamanho-maximo-do-corpo must be between 1B and "
+              + EnvelopeDeEntrada.BYTES_DO_CORPO
+              + "B (1MB, the input envelope's body size, which the relay, the topics and the"
+              + " applier are sized from), got "
               + tamanhoMaximoDoCorpo);
+    }
+    exigirUmCorpo("receptor.corpos-em-memoria", corposEmMemoria, tamanhoMaximoDoCorpo);
+    if (gravacao != null) {
+      exigirUmCorpo(
+          "receptor.gravacao.bytes-na-fila", gravacao.bytesNaFila(), tamanhoMaximoDoCorpo);
+    }
+  }
+
+  /** A byte bound below one largest body would refuse every such body: a mistake, said at start. */
+  private static void exigirUmCorpo(String nome, DataSize valor, DataSize corpo) {
+    if (valor == null || corpo == null) {
+      return;
+    }
+    if (valor.toBytes() < corpo.toBytes() || valor.toBytes() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          nome
+              + " must be at least receptor.tamanho-maximo-do-corpo ("
+              + corpo
+              + ") and below 2GB, got "
+              + valor);
     }
   }
 
   int limiteDoCorpo() {
     return (int) tamanhoMaximoDoCorpo.toBytes();
+  }
+
+  int limiteDeCorposEmMemoria() {
+    return (int) corposEmMemoria.toBytes();
   }
 
   /**
@@ -87,13 +122,22 @@ record ReceptorProperties(
    * @param esperaMaxima how long a writer holding a first row waits for more before writing; zero
    *     writes whatever has queued up while the previous batch was committing
    * @param filaMaxima requests waiting for a writer beyond this get a 503 at once
+   * @param bytesNaFila the bodies of the events queued or being written, counted by their length
+   *     (one byte per character); over it a request gets 503 at once, so a few hundred large bodies
+   *     behind a slow database cannot fill the heap
    */
   record Gravacao(
       @DefaultValue("grupo") @NotNull Modo modo,
       @DefaultValue("128") @Min(1) @Max(10_000) int loteMaximo,
       @DefaultValue("2") @Min(1) @Max(64) int escritores,
       @DefaultValue("0ms") @NotNull Duration esperaMaxima,
-      @DefaultValue("10000") @Min(1) int filaMaxima) {}
+      @DefaultValue("10000") @Min(1) int filaMaxima,
+      @DefaultValue("64MB") @NotNull DataSize bytesNaFila) {
+
+    int limiteDeBytesNaFila() {
+      return (int) bytesNaFila.toBytes();
+    }
+  }
 
   enum Modo {
     GRUPO,

@@ -212,6 +212,36 @@ abstract sealed class Recusa extends RuntimeException {
   }
 
   /**
+   * 503 with {@code Retry-After} (added by {@link TratadorDeErros}): the receptor holds as many
+   * bodies as it may ({@code fila_cheia}: the group-commit queue, in events or bytes; {@code
+   * sobrecarregado}: the bodies of all requests in flight). Refused before anything is stored; the
+   * provider redelivers later.
+   */
+  static final class Sobrecarga extends Recusa {
+    static final String FILA_CHEIA = "fila_cheia";
+    static final String SOBRECARREGADO = "sobrecarregado";
+
+    Sobrecarga(String motivo, String detalhe) {
+      super(motivo, detalhe, null);
+    }
+
+    @Override
+    HttpStatus status() {
+      return HttpStatus.SERVICE_UNAVAILABLE;
+    }
+
+    @Override
+    String titulo() {
+      return "Receptor busy";
+    }
+
+    @Override
+    String resultado() {
+      return motivo();
+    }
+  }
+
+  /**
    * 503 with {@code Retry-After} (added by {@link TratadorDeErros}): the database is down, slow or
    * refusing; the provider should redeliver later.
    */

@@ -13,7 +13,6 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
-import pedidos.receptor.Recusa.BancoIndisponivel;
 
 /**
  * Every error as {@code application/problem+json}: the receptor's own refusals, Spring MVC's (405,
@@ -40,7 +39,7 @@ final class TratadorDeErros extends ResponseEntityExceptionHandler {
     problema.setProperty("motivo", recusa.motivo());
     HttpHeaders cabecalhos = new HttpHeaders();
     recusa.cabecalhos(cabecalhos);
-    if (recusa instanceof BancoIndisponivel) {
+    if (recusa.status() == HttpStatus.SERVICE_UNAVAILABLE) {
       cabecalhos.set(HttpHeaders.RETRY_AFTER, esperaSugerida);
     }
     // Fixed, whatever the Accept header says: the client gets the problem, not a 406.

@@ -10,6 +10,8 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
+import org.springframework.util.unit.DataSize;
+import pedidos.dominio.EnvelopeDeEntrada;
 import pedidos.infra.PostgresLocal;
 
 /** The module's one configuration record: defaults, secrets, and refusing to start without one. */
@@ -29,7 +31,56 @@ class ConfiguracaoTest {
               assertThat(propriedades.gravacao().modo()).isEqualTo(ReceptorProperties.Modo.GRUPO);
               assertThat(propriedades.gravacao().esperaMaxima()).isEqualTo(Duration.ZERO);
               assertThat(propriedades.esperaSugerida()).isEqualTo(Duration.ofSeconds(5));
+              assertThat(propriedades.limiteDoCorpo()).isEqualTo(EnvelopeDeEntrada.BYTES_DO_CORPO);
+              assertThat(propriedades.corposEmMemoria()).isEqualTo(DataSize.ofMegabytes(128));
+              assertThat(propriedades.gravacao().bytesNaFila()).isEqualTo(DataSize.ofMegabytes(64));
             });
+  }
+
+  @Test
+  void umCorpoMaiorQueOEnvelopeNaoSobeEDizPorque() {
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.tamanho-maximo-do-corpo=2MB")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("receptor.tamanho-maximo-do-corpo")
+                    .hasMessageContaining(Integer.toString(EnvelopeDeEntrada.BYTES_DO_CORPO)));
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.tamanho-maximo-do-corpo=1048577B")
+        .run(ctx -> assertThat(ctx).hasFailed());
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.tamanho-maximo-do-corpo=1048576B")
+        .run(ctx -> assertThat(ctx).hasNotFailed());
+  }
+
+  @Test
+  void limitesDeBytesAbaixoDeUmCorpoNaoSobem() {
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO,
+            "receptor.tamanho-maximo-do-corpo=64KB",
+            "receptor.corpos-em-memoria=32KB")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("receptor.corpos-em-memoria"));
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.gravacao.bytes-na-fila=512KB")
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("receptor.gravacao.bytes-na-fila"));
   }
 
   @Test

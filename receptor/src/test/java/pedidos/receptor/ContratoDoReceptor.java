@@ -239,7 +239,28 @@ abstract class ContratoDoReceptor {
         Arguments.of(
             "numero que o jsonb nao guarda",
             "{\"id\": \"a\", " + ok + ", \"total\": 1e1000000}",
-            "recusado_pelo_banco"));
+            "numero_fora_da_escala"),
+        // Issue 11: valid JSON that jsonb stores but later stages could not read back.
+        Arguments.of(
+            "numero que o jsonb escreve com 1.001 digitos",
+            "{\"id\": \"a\", " + ok + ", \"x\": 1e1000}",
+            "numero_fora_da_escala"),
+        Arguments.of(
+            "numero longo demais",
+            "{\"id\": \"a\", " + ok + ", \"x\": " + "9".repeat(101) + "}",
+            "numero_longo_demais"),
+        Arguments.of(
+            "aninhado alem do envelope",
+            "{\"id\": \"a\", " + ok + ", \"x\": " + "[".repeat(64) + "]".repeat(64) + "}",
+            "profundidade_excessiva"),
+        Arguments.of(
+            "chave longa demais",
+            "{\"id\": \"a\", " + ok + ", \"" + "k".repeat(1001) + "\": 1}",
+            "nome_longo_demais"),
+        Arguments.of(
+            "muitos numeros que o jsonb expande",
+            "{\"id\": \"a\", " + ok + ", \"x\": [" + "1e400,".repeat(6000) + "1]}",
+            "grande_demais_no_banco"));
   }
 
   @ParameterizedTest(name = "{0}")

@@ -2,6 +2,7 @@ package pedidos.receptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.catchThrowable;
+import static org.awaitility.Awaitility.await;
 
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
@@ -26,6 +27,7 @@ import org.springframework.util.unit.DataSize;
 import pedidos.infra.PostgresLocal;
 import pedidos.receptor.Recusa.BancoIndisponivel;
 import pedidos.receptor.Recusa.CorpoInvalido;
+import pedidos.receptor.Recusa.Sobrecarga;
 
 /**
  * The group-commit path against the real database, without HTTP in the way: concurrent events with
@@ -193,18 +195,75 @@ class GravacaoEmGrupoTest {
     assertThat(erro).isInstanceOf(BancoIndisponivel.class);
   }
 
+  @Test
+  void aFilaELimitadaEmBytesEDevolveOsBytesQuandoOLoteTermina() throws Exception {
+    // A row locked by an open transaction: the one writer blocks on it with the first event.
+    String preso = prefixo + "preso";
+    int tamanho = evento(preso, "paid").json().length();
+    gravador = gravador(dataSource, 1, Duration.ZERO, DataSize.ofBytes(3L * tamanho));
+    try (java.sql.Connection trava = BancoDeTeste.conectar(postgres)) {
+      trava.setAutoCommit(false);
+      JdbcClient.create(
+              new org.springframework.jdbc.datasource.SingleConnectionDataSource(trava, true))
+          .sql(CaixaDeEntrada.INSERIR_UM)
+          .params(preso, "ord", "order.paid", json(preso, "paid"))
+          .query(String.class)
+          .list();
+      Future<Object> primeiro = threads.submit(() -> gravarOuRecusa(evento(preso, "paid")));
+      await().until(() -> bytesNaFila() == tamanho);
+      // Same length as the first: the queue now holds exactly its bound.
+      Future<Object> segundo =
+          threads.submit(() -> gravarOuRecusa(evento(prefixo + "fila1", "paid")));
+      Future<Object> terceiro =
+          threads.submit(() -> gravarOuRecusa(evento(prefixo + "fila2", "paid")));
+      await().until(() -> bytesNaFila() == 3 * tamanho);
+
+      Throwable cheia = catchThrowable(() -> gravador.gravar(evento(prefixo + "fila3", "paid")));
+
+      assertThat(cheia).isInstanceOf(Sobrecarga.class);
+      assertThat(((Sobrecarga) cheia).motivo()).isEqualTo("fila_cheia");
+      assertThat(primeiro.isDone() || segundo.isDone() || terceiro.isDone()).isFalse();
+      trava.rollback();
+      assertThat(primeiro.get()).isEqualTo(Desfecho.INSERIDO);
+      assertThat(segundo.get()).isEqualTo(Desfecho.INSERIDO);
+      assertThat(terceiro.get()).isEqualTo(Desfecho.INSERIDO);
+    }
+    await().until(() -> bytesNaFila() == 0);
+    assertThat(gravador.gravar(evento(prefixo + "fila3", "paid"))).isEqualTo(Desfecho.INSERIDO);
+    assertThat(contar(prefixo + "fila3")).isEqualTo(1);
+  }
+
+  private double bytesNaFila() {
+    return metricas.get("receptor.gravacao.fila.bytes").gauge().value();
+  }
+
+  private Object gravarOuRecusa(EventoRecebido evento) {
+    try {
+      return gravador.gravar(evento);
+    } catch (Recusa recusa) {
+      return recusa;
+    }
+  }
+
   private GravadorEmGrupo gravador(
       javax.sql.DataSource banco, int escritores, Duration esperaMaxima) {
+    return gravador(banco, escritores, esperaMaxima, DataSize.ofMegabytes(64));
+  }
+
+  private GravadorEmGrupo gravador(
+      javax.sql.DataSource banco, int escritores, Duration esperaMaxima, DataSize bytesNaFila) {
     ReceptorProperties propriedades =
         new ReceptorProperties(
             List.of(Entregas.SEGREDO),
-            DataSize.ofMegabytes(1),
+            // The properties keep the queue's bound above the largest body.
+            DataSize.ofBytes(Math.min(DataSize.ofMegabytes(1).toBytes(), bytesNaFila.toBytes())),
+            DataSize.ofMegabytes(128),
             200,
             Duration.ofSeconds(5),
             Duration.ofSeconds(5),
             Duration.ofSeconds(10),
             new ReceptorProperties.Gravacao(
-                ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000),
+                ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000, bytesNaFila),
             VerificadorDeAssinaturaTest.SO_LOJA,
             VerificadorDeAssinaturaTest.SEM_LIMITE);
     ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);

@@ -184,11 +184,13 @@ class VerificadorDeAssinaturaTest {
     return new ReceptorProperties(
         List.of(segredos),
         DataSize.ofMegabytes(1),
+        DataSize.ofMegabytes(128),
         200,
         Duration.ofSeconds(5),
         Duration.ofSeconds(5),
         Duration.ofSeconds(10),
-        new ReceptorProperties.Gravacao(ReceptorProperties.Modo.GRUPO, 128, 2, Duration.ZERO, 1000),
+        new ReceptorProperties.Gravacao(
+            ReceptorProperties.Modo.GRUPO, 128, 2, Duration.ZERO, 1000, DataSize.ofMegabytes(64)),
         assinatura,
         SEM_LIMITE);
   }
