@@ -275,7 +275,7 @@ class PipelineDePontaAPontaTest {
     double depoisDoExtremo = sistema.aplicadosPelaVarredura();
     if (depoisDoExtremo > varridos) {
       ok = false;
-      relato.append(", BY THE SWEEP");
+      relato.append(", BY THE SWEEP").append(mortoNoRelay(extremo.eventoId()));
     }
 
     String pedido = "ord_comum_" + extremo.indice();
@@ -294,7 +294,7 @@ class PipelineDePontaAPontaTest {
             .orElse("NOT APPLIED within " + PRAZO_POR_EVENTO + " of its 200"));
     boolean pelaVarredura = sistema.aplicadosPelaVarredura() > depoisDoExtremo;
     if (pelaVarredura) {
-      relato.append(", BY THE SWEEP");
+      relato.append(", BY THE SWEEP").append(mortoNoRelay("evt_comum_" + extremo.indice()));
     }
     boolean parado = aplicado.isEmpty() || pelaVarredura;
     return new Passo(relato.toString(), ok && !parado, parado);
@@ -380,6 +380,24 @@ class PipelineDePontaAPontaTest {
         return linhas.next()
             ? new Assentamento(linhas.getString(1), Duration.ofMillis(linhas.getLong(2)))
             : null;
+      }
+    }
+  }
+
+  /** Why the relay dead-lettered the event's inbox row, if it did; else nothing. */
+  private String mortoNoRelay(String eventoId) throws SQLException {
+    try (Connection conexao = conectar();
+        PreparedStatement consulta =
+            conexao.prepareStatement(
+                """
+                SELECT string_agg(motivo, ' | ') FROM publicador_mortos
+                 WHERE tabela = 'webhook_eventos' AND chave = jsonb_build_object('evento_id', ?)
+                """)) {
+      consulta.setString(1, eventoId);
+      try (ResultSet linhas = consulta.executeQuery()) {
+        linhas.next();
+        String motivo = linhas.getString(1);
+        return motivo == null ? "" : " (the relay dead-lettered it: " + motivo + ")";
       }
     }
   }
