@@ -391,7 +391,7 @@ class PipelineDePontaAPontaTest {
             conexao.prepareStatement(
                 """
                 SELECT string_agg(motivo, ' | ') FROM publicador_mortos
-                 WHERE tabela = 'webhook_eventos' AND chave = jsonb_build_object('evento_id', ?)
+                 WHERE tabela = 'webhook_eventos' AND chave = jsonb_build_object('evento_id', ?::text)
                 """)) {
       consulta.setString(1, eventoId);
       try (ResultSet linhas = consulta.executeQuery()) {
