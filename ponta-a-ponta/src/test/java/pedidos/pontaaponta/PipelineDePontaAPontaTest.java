@@ -167,9 +167,11 @@ class PipelineDePontaAPontaTest {
    * every one it stored within {@link #PRAZO_POR_EVENTO}; and every plain event is applied within
    * {@link #PRAZO_POR_EVENTO} of its 200, through Kafka: the sweep applies none of them (were the
    * relay or the listener stuck on an extreme record, the sweep would be what applied it, after
-   * {@code APLICADOR_VARREDURA_IDADE}). Last, so that a relay stuck on a record cannot spoil the
-   * other scenarios; it fails with one line per body (its shape, the answer, the stored jsonb
-   * text's size, how it was settled) so the cause shows.
+   * {@code APLICADOR_VARREDURA_IDADE}). Last: a relay stuck on a record cannot spoil the other
+   * scenarios, and the envelope must still hold on a system that has been through them (Kafka
+   * restarted empty included). It fails with one line per body (its shape, the answer, the stored
+   * jsonb text's size, how it was settled and, if the relay dead-lettered it, why) so the cause
+   * shows.
    */
   @Test
   @Order(5)
