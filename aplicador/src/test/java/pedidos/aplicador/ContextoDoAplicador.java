@@ -4,6 +4,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.infra.InfraDeTeste;
+import pedidos.infra.PapelNoBanco;
 
 /**
  * One Spring context for every test class of the module, on the JVM's shared PostgreSQL and Kafka:
@@ -20,6 +21,6 @@ abstract class ContextoDoAplicador {
 
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro);
+    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
   }
 }

@@ -12,6 +12,7 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
 import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /** The module's one configuration record: defaults, secrets, and refusing to start without one. */
@@ -113,8 +114,8 @@ class ConfiguracaoTest {
                     .web(WebApplicationType.NONE)
                     .run(
                         "--spring.datasource.url=" + postgres.jdbcUrl(),
-                        "--spring.datasource.username=" + postgres.usuario(),
-                        "--spring.datasource.password=" + postgres.senha(),
+                        "--spring.datasource.username=" + PapelNoBanco.RECEPTOR.nome(),
+                        "--spring.datasource.password=" + PapelNoBanco.RECEPTOR.senhaLocal(),
                         "--LOJA_WEBHOOK_SECRET=")
                     .close());
 
