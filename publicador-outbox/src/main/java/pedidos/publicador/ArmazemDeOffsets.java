@@ -6,6 +6,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Duration;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -50,8 +51,13 @@ public class ArmazemDeOffsets extends MemoryOffsetBackingStore {
       DELETE FROM publicador_offsets WHERE nome = ? AND chave = ?
       """;
 
+  // A write waits at most offset.flush.timeout.ms (10 s) for the engine anyway; past that the flush
+  // fails and is retried with the next one.
+  private static final Duration ESPERA_DO_SOCKET = Duration.ofSeconds(15);
+  private static final Duration ESPERA_DO_COMANDO = Duration.ofSeconds(10);
+
   private String url;
-  private final Properties credenciais = new Properties();
+  private Properties propriedades;
   private String nome;
 
   public ArmazemDeOffsets() {}
@@ -62,9 +68,13 @@ public class ArmazemDeOffsets extends MemoryOffsetBackingStore {
     Map<String, String> originais = configuracao.originalsStrings();
     url = obrigatorio(originais, URL);
     nome = obrigatorio(originais, "name");
-    credenciais.setProperty("user", obrigatorio(originais, USUARIO));
-    credenciais.setProperty("password", originais.getOrDefault(SENHA, ""));
-    credenciais.setProperty("ApplicationName", "publicador-outbox-offsets");
+    propriedades =
+        ConexaoDoBanco.propriedadesDoDriver(
+            obrigatorio(originais, USUARIO),
+            originais.getOrDefault(SENHA, ""),
+            "publicador-outbox-offsets",
+            ESPERA_DO_SOCKET,
+            ESPERA_DO_COMANDO);
   }
 
   @Override
@@ -143,7 +153,7 @@ public class ArmazemDeOffsets extends MemoryOffsetBackingStore {
    * connection has nothing stale to recover after a database restart.
    */
   private Connection conectar() throws SQLException {
-    return DriverManager.getConnection(url, credenciais);
+    return DriverManager.getConnection(url, propriedades);
   }
 
   private static byte[] bytes(ByteBuffer buffer) {

@@ -1,5 +1,6 @@
 package pedidos.publicador;
 
+import java.time.Duration;
 import java.util.Properties;
 import org.postgresql.Driver;
 
@@ -39,6 +40,40 @@ record ConexaoDoBanco(
         preenchido(proprio.usuario()) ? proprio.usuario() : usuario,
         proprio.senha() != null ? proprio.senha() : senha);
   }
+
+  /**
+   * The driver properties of a connection the relay opens outside the pool (the lease, the offset
+   * store): its name in {@code pg_stat_activity}, and bounds on every wait, so that a database that
+   * vanished without a TCP reset (a failover, a dropped route) fails the connection instead of
+   * hanging its thread. A URL parameter of the same name wins over these.
+   *
+   * @param socket the longest wait for any answer of the server
+   * @param comando the server's {@code statement_timeout}: a statement stuck on a lock ends too
+   */
+  Properties propriedadesDoDriver(String aplicacao, Duration socket, Duration comando) {
+    return propriedadesDoDriver(usuario, senha, aplicacao, socket, comando);
+  }
+
+  /** {@link #propriedadesDoDriver(String, Duration, Duration)} for the given credentials. */
+  static Properties propriedadesDoDriver(
+      String usuario, String senha, String aplicacao, Duration socket, Duration comando) {
+    Properties propriedades = new Properties();
+    propriedades.setProperty("user", usuario);
+    if (senha != null) {
+      propriedades.setProperty("password", senha);
+    }
+    propriedades.setProperty("ApplicationName", aplicacao);
+    propriedades.setProperty("connectTimeout", Long.toString(ESPERA_DA_CONEXAO.toSeconds()));
+    propriedades.setProperty("socketTimeout", Long.toString(socket.toSeconds()));
+    // Keepalive probes find a dead peer on an idle connection, where no read is waiting to time
+    // out (how soon depends on the OS's tcp_keepalive_* settings).
+    propriedades.setProperty("tcpKeepAlive", "true");
+    propriedades.setProperty("options", "-c statement_timeout=" + comando.toMillis());
+    return propriedades;
+  }
+
+  /** The longest wait to open a connection, for every connection of the relay. */
+  static final Duration ESPERA_DA_CONEXAO = Duration.ofSeconds(5);
 
   private static boolean preenchido(String valor) {
     return valor != null && !valor.isBlank();

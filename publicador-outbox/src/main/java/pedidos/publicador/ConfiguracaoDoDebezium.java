@@ -46,6 +46,24 @@ class ConfiguracaoDoDebezium {
       p.setProperty("database.password", banco.senha());
     }
 
+    // Bounds on Debezium's two connections (its JDBC one and the replication stream), passed to the
+    // driver through database.*. Connect and keepalive as everywhere. The socket timeout is safe on
+    // the replication stream: while it idles, the driver only peeks for pending data (with a 1 ms
+    // timeout of its own) and never blocks on a read; it bounds the reads that do block (a message
+    // half received, the answer to closing the stream). It is set above Debezium's slot-creation
+    // timeout (create.slot.command.timeout, 90 s), which may legitimately wait that long for older
+    // transactions to end. A silent failover is noticed sooner by the lease: its connection is
+    // checked every publicador.trava.intervalo with a 2 s limit, and the engine is stopped the
+    // moment it fails.
+    p.setProperty(
+        "database.connectTimeout", Long.toString(ConexaoDoBanco.ESPERA_DA_CONEXAO.toSeconds()));
+    p.setProperty("database.socketTimeout", "120");
+    p.setProperty("database.tcpKeepAlive", "true");
+    // statement_timeout only on the JDBC connection (the heartbeat's logical message, slot and
+    // schema queries): initial statements never run on the replication connection, where a timeout
+    // could cancel START_REPLICATION itself. Debezium raises it around slot creation by itself.
+    p.setProperty("database.initial.statements", "SET statement_timeout = 30000");
+
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", propriedades.slot());
     p.setProperty("publication.name", propriedades.publicacao());

@@ -8,11 +8,14 @@ import java.util.Optional;
 import java.util.function.BooleanSupplier;
 
 /**
- * Relays one batch of the stream: send every row, wait for every acknowledgement, mark the outbox
- * rows sent, and only then mark the batch processed, which is what lets the engine store its
- * position and confirm it to the slot.
+ * Relays one batch of the stream: send every row, wait for every acknowledgement, dead-letter the
+ * rows that are poison, mark the outbox rows sent, and only then mark the batch processed, which is
+ * what lets the engine store its position and confirm it to the slot.
  *
- * <p>Any failure throws out of {@link #handleBatch}: the engine stops with nothing of the batch
+ * <p>A row that cannot be encoded, or whose record Kafka refuses for a reason of its own ({@link
+ * FalhasDaLinha}), is recorded in the dead-letter table, committed before anything of the batch is
+ * marked processed, and the batch goes on without it: one bad row must not stop every row after it.
+ * Any other failure throws out of {@link #handleBatch}: the engine stops with nothing of the batch
  * committed, and after the restart the batch comes again (duplicates, never a gap). Records that
  * are not rows (heartbeats, logical messages) are not sent but are marked processed, so that the
  * position advances through them.
@@ -22,16 +25,19 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
   private final FormatoDasMensagens formato;
   private final EnviadorDeMensagens enviador;
   private final RegistroDeEnvios registro;
+  private final RegistroDeMortos mortos;
   private final BooleanSupplier parando;
 
   ConsumidorDeMudancas(
       FormatoDasMensagens formato,
       EnviadorDeMensagens enviador,
       RegistroDeEnvios registro,
+      RegistroDeMortos mortos,
       BooleanSupplier parando) {
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
+    this.mortos = mortos;
     this.parando = parando;
   }
 
@@ -41,17 +47,34 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
       throws InterruptedException {
     List<Mensagem> mensagens = new ArrayList<>(mudancas.size());
-    List<ChaveDoEfeito> efeitos = new ArrayList<>();
+    List<Morto> ilegiveis = new ArrayList<>();
     for (ChangeEvent<String, String> mudanca : mudancas) {
-      Optional<Mensagem> mensagem = formato.daMudanca(mudanca);
-      if (mensagem.isPresent()) {
-        mensagens.add(mensagem.get());
-        if (mensagem.get().efeito() != null) {
-          efeitos.add(mensagem.get().efeito());
+      Optional<Mensagem> mensagem;
+      try {
+        mensagem = formato.daMudanca(mudanca);
+      } catch (RuntimeException e) {
+        Throwable daLinha = FalhasDaLinha.daLinha(e);
+        Optional<OrigemDaLinha> origem = formato.origem(mudanca);
+        if (daLinha == null || origem.isEmpty()) {
+          throw e;
         }
+        ilegiveis.add(Morto.de(origem.get(), e));
+        continue;
+      }
+      mensagem.ifPresent(mensagens::add);
+    }
+    List<Morto> recusadas = enviador.enviarTodas(mensagens, Via.CDC, parando);
+    // Committed before anything below: if marking fails, the batch comes again and the rows are
+    // dead-lettered again (one open row each), never skipped.
+    mortos.registrar(ilegiveis, Via.CDC);
+    mortos.registrar(recusadas, Via.CDC);
+    List<ChaveDoEfeito> efeitos = new ArrayList<>();
+    for (Mensagem mensagem : mensagens) {
+      if (mensagem.efeito() != null
+          && recusadas.stream().noneMatch(m -> m.origem() == mensagem.origem())) {
+        efeitos.add(mensagem.efeito());
       }
     }
-    enviador.enviarTodas(mensagens, Via.CDC, parando);
     registro.marcar(efeitos);
     for (ChangeEvent<String, String> mudanca : mudancas) {
       committer.markProcessed(mudanca);

@@ -13,8 +13,9 @@ import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
 
 /**
- * Sends a batch and returns only when Kafka acknowledged every record of it, or throws. The stream
- * and the fallback both go through here, so "acknowledged" means the same thing in both.
+ * Sends a batch and returns only when Kafka acknowledged every record of it or refused it for good,
+ * or throws. The stream, the fallback and the re-publishing of dead letters all go through here, so
+ * "acknowledged" and "refused for good" mean the same thing in all three.
  */
 @Component
 class EnviadorDeMensagens {
@@ -41,18 +42,27 @@ class EnviadorDeMensagens {
    * everything before waiting lets it batch).
    *
    * @param desistir checked while waiting: true aborts the batch, unacknowledged
+   * @return the records Kafka refused for a reason of their own ({@link FalhasDaLinha}), each of
+   *     which the caller must dead-letter; every other record was acknowledged
+   * @throws FalhaAoPublicarException on any other failure: nothing of the batch counts as sent
    */
-  void enviarTodas(List<Mensagem> mensagens, Via via, BooleanSupplier desistir)
+  List<Morto> enviarTodas(List<Mensagem> mensagens, Via via, BooleanSupplier desistir)
       throws InterruptedException {
     List<CompletableFuture<SendResult<String, String>>> confirmacoes =
         new ArrayList<>(mensagens.size());
     for (Mensagem mensagem : mensagens) {
       confirmacoes.add(enviar(mensagem));
     }
+    List<Morto> recusadas = new ArrayList<>();
     for (int i = 0; i < mensagens.size(); i++) {
-      aguardar(confirmacoes.get(i), mensagens.get(i), desistir);
-      metricas.publicada(mensagens.get(i), via);
+      Throwable recusa = aguardar(confirmacoes.get(i), mensagens.get(i), desistir);
+      if (recusa == null) {
+        metricas.publicada(mensagens.get(i), via);
+      } else {
+        recusadas.add(Morto.de(mensagens.get(i).origem(), recusa));
+      }
     }
+    return recusadas;
   }
 
   private CompletableFuture<SendResult<String, String>> enviar(Mensagem mensagem) {
@@ -64,7 +74,8 @@ class EnviadorDeMensagens {
     }
   }
 
-  private void aguardar(
+  /** Null once acknowledged; the record's own failure if Kafka refused it for good; else throws. */
+  private Throwable aguardar(
       CompletableFuture<SendResult<String, String>> confirmacao,
       Mensagem mensagem,
       BooleanSupplier desistir)
@@ -73,8 +84,12 @@ class EnviadorDeMensagens {
     while (true) {
       try {
         confirmacao.get(FATIA_DA_ESPERA_MS, TimeUnit.MILLISECONDS);
-        return;
+        return null;
       } catch (ExecutionException e) {
+        Throwable daLinha = FalhasDaLinha.daLinha(e.getCause());
+        if (daLinha != null) {
+          return e.getCause();
+        }
         throw falha(mensagem, "was not acknowledged", e.getCause());
       } catch (TimeoutException e) {
         if (desistir.getAsBoolean()) {

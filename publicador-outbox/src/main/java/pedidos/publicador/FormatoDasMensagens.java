@@ -1,5 +1,6 @@
 package pedidos.publicador;
 
+import io.debezium.embedded.EmbeddedEngineChangeEvent;
 import io.debezium.engine.ChangeEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
@@ -9,7 +10,12 @@ import java.util.Optional;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.EnvelopeDeEntrada;
 import tools.jackson.core.JacksonException;
+import tools.jackson.core.StreamReadConstraints;
+import tools.jackson.core.StreamWriteConstraints;
+import tools.jackson.core.StreamWriteFeature;
+import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -28,13 +34,43 @@ class FormatoDasMensagens {
 
   static final String CABECALHO_DE_IDEMPOTENCIA = "idempotency-key";
 
-  // Numbers in a payload are kept exactly as stored: no double rounding (7.000000000000001 stays
-  // what it is) and no trailing zeros stripped.
-  private final JsonMapper json =
-      JsonMapper.builder()
+  /**
+   * The parser and writer of captured rows and of the payloads inside them, sized from the input
+   * envelope rather than left at Jackson's defaults, which are smaller than what the receptor
+   * accepts (numbers of 1,000 characters where PostgreSQL writes {@code 1e400} out as 401 digits)
+   * or larger than anything legitimate (strings of 100 million characters). Whatever the receptor
+   * accepts passes here; a row written around the receptor and outside the envelope fails here,
+   * deterministically, and is dead-lettered.
+   *
+   * <p>Numbers are kept exactly as stored: no double rounding (7.000000000000001 stays what it is),
+   * no trailing zeros stripped, and written out plainly, as PostgreSQL writes them ({@code 1E-400}
+   * would be the same number in another text).
+   */
+  static final JsonMapper JSON =
+      JsonMapper.builder(
+              JsonFactory.builder()
+                  .streamReadConstraints(
+                      StreamReadConstraints.builder()
+                          // The payload's levels plus the record's own object around it.
+                          .maxNestingDepth(EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES)
+                          .maxNumberLength(EnvelopeDeEntrada.CARACTERES_DE_NUMERO_NO_JSONB)
+                          // Characters; a captured row carries the whole payload as one string.
+                          .maxStringLength(EnvelopeDeEntrada.BYTES_NO_JSONB)
+                          // Characters when reading text, UTF-8 bytes when reading bytes: room for
+                          // the longest key in either.
+                          .maxNameLength(4 * EnvelopeDeEntrada.CARACTERES_DE_NOME)
+                          .build())
+                  .streamWriteConstraints(
+                      StreamWriteConstraints.builder()
+                          .maxNestingDepth(EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES)
+                          .build())
+                  .build())
           .enable(JsonNodeFeature.USE_BIG_DECIMAL_FOR_FLOATS)
           .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
+          .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
           .build();
+
+  private final JsonMapper json = JSON;
 
   private final PublicadorProperties.Topicos topicos;
   private final String destinoDoInbox;
@@ -49,10 +85,11 @@ class FormatoDasMensagens {
   }
 
   /**
-   * The message for a captured change; empty for what is not a new row of a captured table
-   * (heartbeats, logical decoding messages, and any operation other than an INSERT).
+   * The table and coordinates of a captured change; empty for what is not a row of a captured table
+   * (heartbeats, logical decoding messages). Never fails: a row that cannot be encoded is still
+   * recorded where it is.
    */
-  Optional<Mensagem> daMudanca(ChangeEvent<String, String> mudanca) {
+  Optional<OrigemDaLinha> origem(ChangeEvent<String, String> mudanca) {
     Tabela tabela;
     if (destinoDoInbox.equals(mudanca.destination())) {
       tabela = Tabela.WEBHOOK_EVENTOS;
@@ -61,8 +98,22 @@ class FormatoDasMensagens {
     } else {
       return Optional.empty();
     }
-    if (mudanca.value() == null) {
-      return Optional.empty(); // a tombstone
+    // Debezium's key of a row is its primary key as a JSON object: the same shape as
+    // chaveDoEvento and ChaveDoEfeito.json, so the dead-letter table sees one key per row.
+    String chave = mudanca.key() != null ? mudanca.key() : "{}";
+    return Optional.of(new OrigemDaLinha(tabela, chave, lsn(mudanca)));
+  }
+
+  /**
+   * The message for a captured change; empty for what is not a new row of a captured table
+   * (heartbeats, logical decoding messages, and any operation other than an INSERT).
+   *
+   * @throws MudancaIlegivelException when a row cannot be encoded (see {@link FalhasDaLinha})
+   */
+  Optional<Mensagem> daMudanca(ChangeEvent<String, String> mudanca) {
+    Optional<OrigemDaLinha> origem = origem(mudanca);
+    if (origem.isEmpty() || mudanca.value() == null) {
+      return Optional.empty(); // not a captured table's row, or a tombstone
     }
     JsonNode linha = ler(mudanca.value(), mudanca.destination());
     // The publication carries INSERTs only; this keeps it so if someone widens the publication.
@@ -72,8 +123,16 @@ class FormatoDasMensagens {
     JsonNode ts = linha.path("__source_ts_ms");
     Instant commit = ts.isNumber() ? Instant.ofEpochMilli(ts.longValue()) : null;
     return Optional.of(
-        switch (tabela) {
-          case WEBHOOK_EVENTOS -> doEvento(linha, commit);
+        switch (origem.get().tabela()) {
+          case WEBHOOK_EVENTOS ->
+              doEvento(
+                  texto(linha, "evento_id"),
+                  texto(linha, "recurso_id"),
+                  texto(linha, "tipo"),
+                  texto(linha, "payload"),
+                  instante(linha, "recebido_em"),
+                  origem.get().lsn(),
+                  commit);
           case OUTBOX ->
               doEfeito(
                   new ChaveDoEfeito(texto(linha, "pedido_id"), texto(linha, "efeito")),
@@ -83,8 +142,16 @@ class FormatoDasMensagens {
                       : null,
                   opcional(linha, "cliente_email"),
                   instante(linha, "criado_em"),
+                  origem.get().lsn(),
                   commit);
         });
+  }
+
+  /** The key of an inbox row, as {@link #origem} records it. */
+  static String chaveDoEvento(String eventoId) {
+    ObjectNode chave = JSON.createObjectNode();
+    chave.put("evento_id", eventoId);
+    return JSON.writeValueAsString(chave);
   }
 
   /** An outbox row as the picking system receives it, keyed by order, with its idempotency key. */
@@ -94,6 +161,7 @@ class FormatoDasMensagens {
       Long totalCentavos,
       String clienteEmail,
       Instant criadoEm,
+      Long lsn,
       Instant commit) {
     ObjectNode valor = json.createObjectNode();
     valor.put("pedido_id", chave.pedidoId());
@@ -103,29 +171,60 @@ class FormatoDasMensagens {
     valor.put("cliente_email", clienteEmail);
     valor.put("criado_em", criadoEm.toString());
     ProducerRecord<String, String> registro =
-        new ProducerRecord<>(topicos.efeitos(), chave.pedidoId(), json.writeValueAsString(valor));
+        new ProducerRecord<>(topicos.efeitos(), chave.pedidoId(), escrever(valor));
     registro
         .headers()
         .add(
             new RecordHeader(
                 CABECALHO_DE_IDEMPOTENCIA, chave.idempotencia().getBytes(StandardCharsets.UTF_8)));
-    return new Mensagem(Tabela.OUTBOX, registro, chave, commit);
+    return new Mensagem(
+        new OrigemDaLinha(Tabela.OUTBOX, chave.json(), lsn), registro, chave, commit);
   }
 
-  private Mensagem doEvento(JsonNode linha, Instant commit) {
-    String recursoId = texto(linha, "recurso_id");
+  /**
+   * An inbox row as the applier receives it, keyed by order, with the payload as a JSON object.
+   *
+   * @param payload PostgreSQL's text of the stored {@code jsonb}
+   */
+  Mensagem doEvento(
+      String eventoId,
+      String recursoId,
+      String tipo,
+      String payload,
+      Instant recebidoEm,
+      Long lsn,
+      Instant commit) {
     ObjectNode valor = json.createObjectNode();
-    valor.put("evento_id", texto(linha, "evento_id"));
+    valor.put("evento_id", eventoId);
     valor.put("recurso_id", recursoId);
-    valor.put("tipo", texto(linha, "tipo"));
+    valor.put("tipo", tipo);
     // jsonb arrives as JSON text inside a string; consumers get the object itself.
-    valor.set("payload", ler(texto(linha, "payload"), "payload"));
-    valor.put("recebido_em", instante(linha, "recebido_em").toString());
+    valor.set("payload", ler(payload, "payload"));
+    valor.put("recebido_em", recebidoEm.toString());
     return new Mensagem(
-        Tabela.WEBHOOK_EVENTOS,
-        new ProducerRecord<>(topicos.eventos(), recursoId, json.writeValueAsString(valor)),
+        new OrigemDaLinha(Tabela.WEBHOOK_EVENTOS, chaveDoEvento(eventoId), lsn),
+        new ProducerRecord<>(topicos.eventos(), recursoId, escrever(valor)),
         null,
         commit);
+  }
+
+  private String escrever(JsonNode valor) {
+    try {
+      return json.writeValueAsString(valor);
+    } catch (JacksonException e) {
+      throw new MudancaIlegivelException("cannot write the record", e);
+    }
+  }
+
+  /** The row's LSN, from the engine's source record; null if this engine does not expose it. */
+  private static Long lsn(ChangeEvent<String, String> mudanca) {
+    if (mudanca instanceof EmbeddedEngineChangeEvent<?, ?, ?> evento
+        && evento.sourceRecord() != null
+        && evento.sourceRecord().sourceOffset() != null
+        && evento.sourceRecord().sourceOffset().get("lsn") instanceof Number lsn) {
+      return lsn.longValue();
+    }
+    return null;
   }
 
   private JsonNode ler(String texto, String origem) {

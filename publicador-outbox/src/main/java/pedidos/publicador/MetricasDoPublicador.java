@@ -19,6 +19,8 @@ class MetricasDoPublicador {
 
   private final Clock clock;
   private final Map<Tabela, Map<Via, Counter>> publicadas = new EnumMap<>(Tabela.class);
+  private final Map<Tabela, Map<Via, Counter>> mortas = new EnumMap<>(Tabela.class);
+  private final AtomicLong mortosAbertos = new AtomicLong();
   private final Timer atraso;
   private final Counter reinicios;
   private final AtomicLong pendentes = new AtomicLong();
@@ -39,7 +41,22 @@ class MetricasDoPublicador {
                 .register(registro));
       }
       publicadas.put(tabela, porVia);
+      Map<Via, Counter> mortasPorVia = new EnumMap<>(Via.class);
+      for (Via via : Via.values()) {
+        mortasPorVia.put(
+            via,
+            Counter.builder("publicador.linhas.mortas")
+                .description(
+                    "Rows dead-lettered: they could not be encoded or Kafka refused them for good")
+                .tag("tabela", tabela.nome())
+                .tag("via", via.tag())
+                .register(registro));
+      }
+      mortas.put(tabela, mortasPorVia);
     }
+    Gauge.builder("publicador.mortos.abertos", mortosAbertos, AtomicLong::get)
+        .description("Dead-lettered rows not yet re-published (publicador_mortos)")
+        .register(registro);
     atraso =
         Timer.builder("publicador.cdc.atraso")
             .description("From the row's commit to Kafka's acknowledgement")
@@ -70,6 +87,14 @@ class MetricasDoPublicador {
     if (mensagem.commit() != null) {
       atraso.record(Duration.between(mensagem.commit(), clock.instant()));
     }
+  }
+
+  void morta(Tabela tabela, Via via) {
+    mortas.get(tabela).get(via).increment();
+  }
+
+  void mortosAbertos(long quantidade) {
+    mortosAbertos.set(quantidade);
   }
 
   void reinicioDoMotor() {

@@ -17,6 +17,7 @@ class MotorDoPublicador {
   private final FormatoDasMensagens formato;
   private final EnviadorDeMensagens enviador;
   private final RegistroDeEnvios registro;
+  private final RegistroDeMortos mortos;
   private final ProducerFactory<?, ?> produtores;
   private final AtomicInteger execucoes = new AtomicInteger();
 
@@ -25,11 +26,13 @@ class MotorDoPublicador {
       FormatoDasMensagens formato,
       EnviadorDeMensagens enviador,
       RegistroDeEnvios registro,
+      RegistroDeMortos mortos,
       ProducerFactory<?, ?> produtores) {
     this.configuracao = configuracao;
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
+    this.mortos = mortos;
     this.produtores = produtores;
   }
 
@@ -63,7 +66,7 @@ class MotorDoPublicador {
                         erro != null ? erro : new IllegalStateException(mensagem));
                   }
                 })
-            .notifying(new ConsumidorDeMudancas(formato, enviador, registro, parando::get))
+            .notifying(new ConsumidorDeMudancas(formato, enviador, registro, mortos, parando::get))
             .build();
     Thread linha =
         new Thread(

@@ -1,9 +1,9 @@
 package pedidos.publicador;
 
 /**
- * A captured row the relay cannot turn into a message. Never skipped: the batch fails, the engine
- * stops and retries, and the health check says why, because forwarding a partial row or dropping it
- * would both lose a fact silently.
+ * A captured row the relay cannot turn into a message. Never forwarded partially nor dropped: the
+ * row is dead-lettered ({@link RegistroDeMortos}) with this as its reason before the stream moves
+ * past it, so it can be re-published once the cause is fixed.
  */
 class MudancaIlegivelException extends RuntimeException {
 

@@ -1,18 +1,26 @@
 package pedidos.publicador;
 
 import java.time.Clock;
+import java.util.Arrays;
+import java.util.List;
 import org.springframework.boot.SpringApplication;
+import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
+import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.boot.jdbc.autoconfigure.DataSourceProperties;
+import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
+import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import pedidos.esquema.EsquemaNaPartida;
 
 /**
  * The relay: new inbox rows to {@code loja.eventos}, new outbox rows to {@code separacao.efeitos},
- * through one Debezium engine on a replication slot held by one instance at a time.
+ * through one Debezium engine on a replication slot held by one instance at a time. With {@code
+ * republicar-mortos} as its first argument it re-publishes the dead-lettered rows instead (see
+ * {@link RepublicacaoDosMortos}) and exits.
  */
 @SpringBootApplication
 @ConfigurationPropertiesScan
@@ -20,7 +28,39 @@ import pedidos.esquema.EsquemaNaPartida;
 public class PublicadorApplication {
 
   public static void main(String[] args) {
+    if (args.length > 0 && args[0].equals("republicar-mortos")) {
+      System.exit(republicarMortos(Arrays.asList(args).subList(1, args.length)));
+    }
     SpringApplication.run(PublicadorApplication.class, args);
+  }
+
+  /**
+   * The republish command: no web server, no lease, no engine, no fallback; only the dead letters.
+   * Safe beside a running relay (a row sent twice is a duplicate the consumers already absorb).
+   *
+   * @param argumentos Spring arguments, e.g. {@code --spring.datasource.url=...}
+   * @return 0 when every open dead letter was re-published, 1 when some still fail or lack their
+   *     row, 3 when Kafka or the database failed (nothing unacknowledged was closed)
+   */
+  static int republicarMortos(List<String> argumentos) {
+    try (ConfigurableApplicationContext contexto =
+        new SpringApplicationBuilder(PublicadorApplication.class)
+            .web(WebApplicationType.NONE)
+            .properties("publicador.transmitir=false")
+            .run(argumentos.toArray(String[]::new))) {
+      RepublicacaoDosMortos.Resumo resumo =
+          contexto.getBean(RepublicacaoDosMortos.class).executar(System.out);
+      System.out.printf(
+          "republicar-mortos done: re-published %d, still failing %d, row gone %d%n",
+          resumo.republicadas(), resumo.aindaMortas(), resumo.semLinha());
+      return resumo.aindaMortas() + resumo.semLinha() == 0 ? 0 : 1;
+    } catch (FalhaAoPublicarException | DataAccessException e) {
+      System.err.println("republicar-mortos failed, open dead letters stay open: " + e);
+      return 3;
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return 3;
+    }
   }
 
   @Bean

@@ -5,8 +5,8 @@ import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 
 /**
- * The relay in {@code /actuator/health} under {@code publicador}: active or standby, and the
- * engine's state.
+ * The relay in {@code /actuator/health} under {@code publicador}: active or standby, the engine's
+ * state, and the rows this process dead-lettered ({@code mortos}, {@code ultimoMorto}).
  *
  * <ul>
  *   <li>UP: streaming, or standing by (a standby is doing its job);
@@ -20,10 +20,15 @@ import org.springframework.stereotype.Component;
 class PublicadorHealthIndicator implements HealthIndicator {
 
   private final SupervisorDoPublicador supervisor;
+  private final RegistroDeMortos mortos;
   private final PublicadorProperties propriedades;
 
-  PublicadorHealthIndicator(SupervisorDoPublicador supervisor, PublicadorProperties propriedades) {
+  PublicadorHealthIndicator(
+      SupervisorDoPublicador supervisor,
+      RegistroDeMortos mortos,
+      PublicadorProperties propriedades) {
     this.supervisor = supervisor;
+    this.mortos = mortos;
     this.propriedades = propriedades;
   }
 
@@ -49,9 +54,15 @@ class PublicadorHealthIndicator implements HealthIndicator {
         .withDetail("desde", situacao.desde())
         .withDetail("slot", propriedades.slot())
         .withDetail("execucoes", situacao.execucoes())
-        .withDetail("falhas", situacao.falhas());
+        .withDetail("falhas", situacao.falhas())
+        // Dead letters do not make the relay unhealthy (it streams on); they are an ops task, shown
+        // here and alerted on through publicador_mortos_abertos.
+        .withDetail("mortos", mortos.registrados());
     if (situacao.ultimaFalha() != null) {
       saude.withDetail("ultimaFalha", situacao.ultimaFalha());
+    }
+    if (mortos.ultimo() != null) {
+      saude.withDetail("ultimoMorto", mortos.ultimo());
     }
     return saude.build();
   }

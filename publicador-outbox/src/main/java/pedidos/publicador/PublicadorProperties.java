@@ -24,6 +24,8 @@ import org.springframework.validation.annotation.Validated;
  * @param esquema the schema of {@code webhook_eventos} and {@code outbox}
  * @param esperaDoEnvio the longest wait for Kafka to acknowledge one record before the batch fails;
  *     above the producer's {@code delivery.timeout.ms}, which normally fails the send first
+ * @param transmitir whether this process relays (the lease, the engine and the fallback); off for
+ *     the {@code republicar-mortos} command, which only re-publishes dead letters and exits
  */
 @ConfigurationProperties("publicador")
 @Validated
@@ -38,7 +40,8 @@ record PublicadorProperties(
     @DefaultValue @Valid Debezium debezium,
     @DefaultValue @Valid Trava trava,
     @DefaultValue @Valid Reinicio reinicio,
-    @DefaultValue @Valid Reenvio reenvio) {
+    @DefaultValue @Valid Reenvio reenvio,
+    @DefaultValue("true") boolean transmitir) {
 
   /**
    * The topics the relay writes, and the aplicador's dead-letter topic, all created at start-up.

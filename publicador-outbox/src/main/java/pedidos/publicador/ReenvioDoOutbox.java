@@ -3,6 +3,7 @@ package pedidos.publicador;
 import java.sql.Timestamp;
 import java.time.Clock;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -25,12 +26,18 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(ReenvioDoOutbox.class);
 
+  // Dead-lettered rows are left out until re-published: one row Kafka refuses for good must not be
+  // re-sent every interval forever, nor hold back the rows behind it in each batch.
   static final String PENDENTES_ANTIGOS =
       """
-      SELECT pedido_id, efeito, status, total_centavos, cliente_email, criado_em
-        FROM outbox
-       WHERE enviado_em IS NULL AND criado_em < now() - make_interval(secs => :idade)
-       ORDER BY criado_em
+      SELECT o.pedido_id, o.efeito, o.status, o.total_centavos, o.cliente_email, o.criado_em
+        FROM outbox o
+       WHERE o.enviado_em IS NULL AND o.criado_em < now() - make_interval(secs => :idade)
+         AND NOT EXISTS (
+               SELECT 1 FROM publicador_mortos m
+                WHERE m.tabela = 'outbox' AND m.republicado_em IS NULL
+                  AND m.chave = jsonb_build_object('pedido_id', o.pedido_id, 'efeito', o.efeito))
+       ORDER BY o.criado_em
        LIMIT :lote
       """;
 
@@ -45,9 +52,11 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
   private final FormatoDasMensagens formato;
   private final EnviadorDeMensagens enviador;
   private final RegistroDeEnvios registro;
+  private final RegistroDeMortos mortos;
   private final SupervisorDoPublicador supervisor;
   private final MetricasDoPublicador metricas;
   private final PublicadorProperties.Reenvio configuracao;
+  private final boolean transmitir;
   private final Clock clock;
 
   ReenvioDoOutbox(
@@ -55,6 +64,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
       FormatoDasMensagens formato,
       EnviadorDeMensagens enviador,
       RegistroDeEnvios registro,
+      RegistroDeMortos mortos,
       SupervisorDoPublicador supervisor,
       MetricasDoPublicador metricas,
       PublicadorProperties propriedades,
@@ -63,15 +73,19 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
+    this.mortos = mortos;
     this.supervisor = supervisor;
     this.metricas = metricas;
     this.configuracao = propriedades.reenvio();
+    this.transmitir = propriedades.transmitir();
     this.clock = clock;
   }
 
   @Override
   public void configureTasks(ScheduledTaskRegistrar agenda) {
-    agenda.addFixedDelayTask(this::executar, configuracao.intervalo());
+    if (transmitir) {
+      agenda.addFixedDelayTask(this::executar, configuracao.intervalo());
+    }
   }
 
   void executar() {
@@ -91,38 +105,64 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
     }
   }
 
-  /** Sends the stale rows in batches until none is left; returns how many were sent. */
+  /**
+   * Sends the stale rows in batches until none is left; returns how many were sent. A row that
+   * cannot be encoded or that Kafka refuses for good is dead-lettered (committed before its batch's
+   * rows are marked sent) and skipped from then on.
+   */
   int reenviar() throws InterruptedException {
     int total = 0;
     while (true) {
-      List<Mensagem> lote =
-          jdbc.sql(PENDENTES_ANTIGOS)
-              .param("idade", configuracao.idade().toMillis() / 1000.0)
-              .param("lote", configuracao.lote())
-              .query(
-                  (linha, n) ->
+      List<Morto> ilegiveis = new ArrayList<>();
+      List<Mensagem> lote = new ArrayList<>();
+      jdbc.sql(PENDENTES_ANTIGOS)
+          .param("idade", configuracao.idade().toMillis() / 1000.0)
+          .param("lote", configuracao.lote())
+          .query(
+              (linha, n) -> {
+                ChaveDoEfeito chave =
+                    new ChaveDoEfeito(linha.getString("pedido_id"), linha.getString("efeito"));
+                try {
+                  lote.add(
                       formato.doEfeito(
-                          new ChaveDoEfeito(
-                              linha.getString("pedido_id"), linha.getString("efeito")),
+                          chave,
                           linha.getString("status"),
                           linha.getObject("total_centavos", Long.class),
                           linha.getString("cliente_email"),
                           linha.getTimestamp("criado_em").toInstant(),
-                          null))
-              .list();
-      if (lote.isEmpty()) {
+                          null,
+                          null));
+                } catch (RuntimeException e) {
+                  if (FalhasDaLinha.daLinha(e) == null) {
+                    throw e;
+                  }
+                  ilegiveis.add(Morto.de(new OrigemDaLinha(Tabela.OUTBOX, chave.json(), null), e));
+                }
+                return null;
+              })
+          .list();
+      if (lote.isEmpty() && ilegiveis.isEmpty()) {
         return total;
       }
-      enviador.enviarTodas(lote, Via.REENVIO, () -> !supervisor.isRunning());
-      registro.marcar(lote.stream().map(Mensagem::efeito).toList());
-      total += lote.size();
-      if (lote.size() < configuracao.lote()) {
+      List<Morto> recusadas =
+          enviador.enviarTodas(lote, Via.REENVIO, () -> !supervisor.isRunning());
+      mortos.registrar(ilegiveis, Via.REENVIO);
+      mortos.registrar(recusadas, Via.REENVIO);
+      registro.marcar(
+          lote.stream()
+              .filter(m -> recusadas.stream().noneMatch(r -> r.origem() == m.origem()))
+              .map(Mensagem::efeito)
+              .toList());
+      int enviadas = lote.size() - recusadas.size();
+      total += enviadas;
+      if (lote.size() + ilegiveis.size() < configuracao.lote()) {
         return total;
       }
     }
   }
 
   private void atualizarPendencias() {
+    metricas.mortosAbertos(mortos.abertos());
     jdbc.sql(PENDENCIAS)
         .query(
             (linha, n) -> {

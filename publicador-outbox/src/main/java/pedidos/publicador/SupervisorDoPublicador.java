@@ -112,6 +112,11 @@ class SupervisorDoPublicador implements SmartLifecycle {
   }
 
   @Override
+  public boolean isAutoStartup() {
+    return propriedades.transmitir();
+  }
+
+  @Override
   public boolean isRunning() {
     synchronized (monitor) {
       return linha != null;

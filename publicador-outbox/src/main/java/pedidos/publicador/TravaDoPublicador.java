@@ -5,7 +5,7 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.util.Properties;
+import java.time.Duration;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
@@ -27,6 +27,9 @@ class TravaDoPublicador {
 
   private static final Logger log = LoggerFactory.getLogger(TravaDoPublicador.class);
   private static final int ESPERA_DA_VALIDACAO_EM_SEGUNDOS = 2;
+  private static final Duration ESPERA_DO_SOCKET = Duration.ofSeconds(10);
+  // pg_try_advisory_lock never waits; anything slower is a server in trouble.
+  private static final Duration ESPERA_DO_COMANDO = Duration.ofSeconds(5);
 
   // The two-int4 form lives in a key space of its own (objsubid 2): the applier's per-order locks
   // use the one-bigint form, so no order id can ever collide with the lease.
@@ -110,17 +113,11 @@ class TravaDoPublicador {
   }
 
   private Connection conectar() throws SQLException {
-    Properties propriedades = new Properties();
-    propriedades.setProperty("user", banco.usuario());
-    if (banco.senha() != null) {
-      propriedades.setProperty("password", banco.senha());
-    }
-    propriedades.setProperty("ApplicationName", "publicador-outbox-trava");
-    // A half-open TCP connection must not make a dead lease look alive for long.
-    propriedades.setProperty("tcpKeepAlive", "true");
-    propriedades.setProperty("socketTimeout", "10");
-    propriedades.setProperty("connectTimeout", "5");
-    return DriverManager.getConnection(banco.jdbcUrl(), propriedades);
+    // A half-open TCP connection must not make a dead lease look alive for long: every call on it
+    // (isValid included) gives up within the socket timeout.
+    return DriverManager.getConnection(
+        banco.jdbcUrl(),
+        banco.propriedadesDoDriver("publicador-outbox-trava", ESPERA_DO_SOCKET, ESPERA_DO_COMANDO));
   }
 
   private void fecharConexao() {

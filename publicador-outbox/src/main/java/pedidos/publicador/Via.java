@@ -5,7 +5,9 @@ enum Via {
   /** From the replication stream, the normal path. */
   CDC,
   /** Re-sent from the outbox table by the fallback. */
-  REENVIO;
+  REENVIO,
+  /** Re-published from the dead-letter table by the {@code republicar-mortos} command. */
+  REPUBLICACAO;
 
   String tag() {
     return name().toLowerCase(java.util.Locale.ROOT);

@@ -3,7 +3,15 @@ package pedidos.publicador;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
+import java.sql.Connection;
+import java.sql.DriverManager;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.PostgresLocal;
 
 /** One set of standard variables configures the relay's every connection. */
 class ConexaoDoBancoTest {
@@ -49,6 +57,36 @@ class ConexaoDoBancoTest {
     assertThat(conexao.host()).isEqualTo("primario");
     assertThat(conexao.usuario()).isEqualTo("cdc");
     assertThat(conexao.senha()).as("not overridden").isEqualTo("s3");
+  }
+
+  /** The lease's and the offset store's connections: a silent database never hangs their thread. */
+  @Test
+  void conexoesForaDoPoolLimitamCadaEspera() throws Exception {
+    PostgresLocal postgres = InfraLocal.compartilhada().postgres();
+    ConexaoDoBanco banco =
+        ConexaoDoBanco.de(NADA, postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
+    try (Connection conexao =
+            DriverManager.getConnection(
+                banco.jdbcUrl(),
+                banco.propriedadesDoDriver(
+                    "teste-limites", Duration.ofSeconds(7), Duration.ofMillis(1500)));
+        Statement comando = conexao.createStatement()) {
+      assertThat(conexao.getNetworkTimeout()).as("socket timeout, ms").isEqualTo(7000);
+      try (ResultSet r = comando.executeQuery("SHOW statement_timeout")) {
+        r.next();
+        assertThat(r.getString(1)).isEqualTo("1500ms");
+      }
+      try (ResultSet r =
+          comando.executeQuery(
+              "SELECT application_name FROM pg_stat_activity WHERE pid = pg_backend_pid()")) {
+        r.next();
+        assertThat(r.getString(1)).isEqualTo("teste-limites");
+      }
+      // The server ends a statement that outlives its limit (SQLState 57014, query_canceled).
+      assertThatThrownBy(() -> comando.execute("SELECT pg_sleep(5)"))
+          .isInstanceOfSatisfying(
+              SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+    }
   }
 
   @Test

@@ -9,6 +9,7 @@ import java.util.Map;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
+import pedidos.dominio.EnvelopeDeEntrada;
 
 /** The shapes Debezium hands over (ExtractNewRecordState, JSON without schemas) into messages. */
 class FormatoDasMensagensTest {
@@ -98,6 +99,50 @@ class FormatoDasMensagensTest {
                         "{\"evento_id\": \"e1\", \"tipo\": \"x\", \"__op\": \"c\"}")))
         .isInstanceOf(MudancaIlegivelException.class)
         .hasMessageContaining("recurso_id");
+  }
+
+  @Test
+  void numerosDoEnvelopeSaemComOTextoQueOPostgresGuarda() {
+    String grande = "9" + "0".repeat(400);
+    String pequeno = "-0." + "0".repeat(308) + "1".repeat(92);
+    var mensagem =
+        formato.doEvento(
+            "e1",
+            "p1",
+            "order.paid",
+            "{\"a\": %s, \"b\": %s, \"c\": 2.50}".formatted(grande, pequeno),
+            Instant.EPOCH,
+            null,
+            null);
+
+    assertThat(mensagem.registro().value())
+        .contains("\"payload\":{\"a\":" + grande + ",\"b\":" + pequeno + ",\"c\":2.50}");
+  }
+
+  @Test
+  void oQueSaiDoEnvelopeEIlegivel() {
+    // 1e1000 as PostgreSQL writes it back: 1,001 digits.
+    assertThatThrownBy(
+            () ->
+                formato.doEvento(
+                    "e1",
+                    "p1",
+                    "x",
+                    "{\"x\": 1" + "0".repeat(1000) + "}",
+                    Instant.EPOCH,
+                    null,
+                    null))
+        .isInstanceOf(MudancaIlegivelException.class)
+        .hasRootCauseInstanceOf(tools.jackson.core.exc.StreamConstraintsException.class);
+    String fundo =
+        "[".repeat(EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES + 1)
+            + "]".repeat(EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES + 1);
+    assertThatThrownBy(
+            () ->
+                formato.doEvento(
+                    "e1", "p1", "x", "{\"x\": " + fundo + "}", Instant.EPOCH, null, null))
+        .isInstanceOf(MudancaIlegivelException.class)
+        .hasRootCauseInstanceOf(tools.jackson.core.exc.StreamConstraintsException.class);
   }
 
   static PublicadorProperties propriedades() {

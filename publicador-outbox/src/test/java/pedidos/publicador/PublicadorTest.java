@@ -7,12 +7,16 @@ import io.micrometer.core.instrument.MeterRegistry;
 import java.math.BigDecimal;
 import java.sql.Timestamp;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.AdminClientConfig;
+import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
@@ -20,6 +24,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
+import pedidos.dominio.EnvelopeDeEntrada;
 import pedidos.infra.InfraLocal;
 import tools.jackson.databind.JsonNode;
 
@@ -90,6 +95,77 @@ class PublicadorTest {
             .query(Timestamp.class)
             .single();
     assertThat(valor.path("recebido_em").asString()).isEqualTo(recebidoEm.toInstant().toString());
+  }
+
+  /**
+   * Issue 11: whatever the receptor accepts reaches the topic, at the envelope's extremes at once:
+   * the deepest nesting, the longest key, numbers PostgreSQL writes out as 401 to 403 characters,
+   * and a payload whose jsonb text is just under the envelope's size. Numbers arrive with the very
+   * text PostgreSQL stores.
+   */
+  @Test
+  void eventoNosLimitesDoEnvelopeChegaIntacto() {
+    String pedido = prefixo + "ord-lim";
+    String numeros =
+        """
+        "grande": 9.%s8e400, "negativo": -1.%s2e-309, "um_e_400": 1e400, "pequeno": 1e-400
+        """
+            .formatted("7".repeat(90), "3".repeat(90))
+            .strip();
+    StringBuilder fundo = new StringBuilder();
+    // The body's object is level 1: 62 objects and an array make 64.
+    fundo.append("{\"a\": ".repeat(EnvelopeDeEntrada.PROFUNDIDADE - 2));
+    fundo.append("[1.50]");
+    fundo.append("}".repeat(EnvelopeDeEntrada.PROFUNDIDADE - 2));
+    String nome = "\u00e9".repeat(EnvelopeDeEntrada.CARACTERES_DE_NOME);
+    String semTexto =
+        "{\"id\": \"lim\", \"%s\": 1, %s, \"fundo\": %s, \"texto\": \"%%s\"}"
+            .formatted(nome, numeros, fundo);
+    long base = bytesNoJsonb(semTexto.formatted(""));
+    String payload =
+        semTexto.formatted("x".repeat((int) (EnvelopeDeEntrada.BYTES_NO_JSONB - base)));
+    assertThat(bytesNoJsonb(payload)).isEqualTo(EnvelopeDeEntrada.BYTES_NO_JSONB);
+    BancoDeTeste.inserirEvento(prefixo + "lim", pedido, "order.paid", payload);
+
+    ConsumerRecord<String, String> registro =
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> eventos.comChave(pedido), l -> !l.isEmpty())
+            .get(0);
+
+    for (String campo : List.of("grande", "negativo", "um_e_400", "pequeno")) {
+      String comoNoBanco =
+          BancoDeTeste.JDBC
+              .sql("SELECT (payload -> ?)::text FROM webhook_eventos WHERE evento_id = ?")
+              .params(campo, prefixo + "lim")
+              .query(String.class)
+              .single();
+      assertThat(comoNoBanco.length()).isGreaterThan(400);
+      assertThat(registro.value()).contains("\"" + campo + "\":" + comoNoBanco + ",");
+    }
+    JsonNode enviado = LeitorDeTopico.valor(registro).path("payload");
+    String noBanco =
+        BancoDeTeste.JDBC
+            .sql("SELECT payload::text FROM webhook_eventos WHERE evento_id = ?")
+            .param(prefixo + "lim")
+            .query(String.class)
+            .single();
+    assertThat(enviado).isEqualTo(LeitorDeTopico.JSON.readTree(noBanco));
+    JsonNode nivel = enviado.path("fundo");
+    for (int i = 0; i < EnvelopeDeEntrada.PROFUNDIDADE - 2; i++) {
+      nivel = nivel.path("a");
+    }
+    assertThat(nivel.path(0).decimalValue().toPlainString()).isEqualTo("1.50");
+    assertThat(enviado.path(nome).asInt()).isEqualTo(1);
+  }
+
+  /** The size of PostgreSQL's text of a JSON document stored as jsonb. */
+  private static long bytesNoJsonb(String json) {
+    return BancoDeTeste.JDBC
+        .sql("SELECT octet_length(CAST(? AS jsonb)::text)")
+        .param(json)
+        .query(Long.class)
+        .single();
   }
 
   @Test
@@ -208,11 +284,17 @@ class PublicadorTest {
     try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
       Map<String, TopicDescription> topicos =
           admin
-              .describeTopics(
-                  java.util.List.of("loja.eventos", "separacao.efeitos", "loja.eventos.DLT"))
+              .describeTopics(List.of("loja.eventos", "separacao.efeitos", "loja.eventos.DLT"))
               .allTopicNames()
               .get();
       assertThat(topicos.values()).allSatisfy(t -> assertThat(t.partitions()).hasSize(12));
+      for (String topico : topicos.keySet()) {
+        ConfigResource recurso = new ConfigResource(ConfigResource.Type.TOPIC, topico);
+        Config configuracao = admin.describeConfigs(List.of(recurso)).all().get().get(recurso);
+        assertThat(configuracao.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG).value())
+            .as(topico)
+            .isEqualTo(Integer.toString(EnvelopeDeEntrada.BYTES_DA_MENSAGEM));
+      }
     }
   }
 

@@ -37,13 +37,30 @@ class ReenvioTest {
 
       relay.supervisor().stop();
       BancoDeTeste.apagarSlot(SLOT);
+      // First in the fallback's order, and a record Kafka refuses for good (above the producer's
+      // max.request.size): it must neither hold back the rows behind it nor be re-sent forever.
+      ChaveDoEfeito veneno = new ChaveDoEfeito(prefixo + "0", "liberar_separacao");
+      BancoDeTeste.inserirEfeito(
+          veneno.pedidoId(), veneno.efeito(), "pago", 0L, "\u00e7".repeat(3 << 19));
       for (int i = 1; i <= 5; i++) {
         BancoDeTeste.inserirEfeito(prefixo + i, "liberar_separacao", "pago", (long) i, "c@loja");
       }
       relay.supervisor().start();
       relay.aguardarTransmitindo();
 
-      await().atMost(Duration.ofSeconds(20)).until(() -> BancoDeTeste.naoEnviados(prefixo) == 0);
+      await().atMost(Duration.ofSeconds(20)).until(() -> BancoDeTeste.naoEnviados(prefixo) == 1);
+      Map<String, Object> morto = MortosTest.morto("outbox", veneno.json());
+      assertThat(morto.get("motivo").toString()).contains("RecordTooLargeException");
+      assertThat(morto.get("lsn")).as("read from the table, not the WAL").isNull();
+      // Skipped from then on: the fallback runs every 300 ms and never tries it again.
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(3))
+          .until(
+              () ->
+                  ((Number) MortosTest.morto("outbox", veneno.json()).get("tentativas")).intValue()
+                      == 1);
+      assertThat(BancoDeTeste.naoEnviados(veneno.pedidoId())).isEqualTo(1);
       for (int i = 1; i <= 5; i++) {
         ConsumerRecord<String, String> registro = efeitos.comChave(prefixo + i).get(0);
         assertThat(LeitorDeTopico.cabecalho(registro, "idempotency-key"))
@@ -60,6 +77,14 @@ class ReenvioTest {
                   .counter()
                   .count())
           .isGreaterThanOrEqualTo(5);
+      assertThat(
+              relay
+                  .bean(MeterRegistry.class)
+                  .get("publicador.linhas.mortas")
+                  .tags("tabela", "outbox", "via", "reenvio")
+                  .counter()
+                  .count())
+          .isEqualTo(1);
     } finally {
       relay.close();
       BancoDeTeste.apagarSlot(SLOT);

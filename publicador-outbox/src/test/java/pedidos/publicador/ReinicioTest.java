@@ -10,12 +10,14 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import pedidos.infra.InfraLocal;
 
 /**
  * Zero loss across restarts in the middle of a stream of multi-row transactions: an orderly stop
- * and start of the engine, the database killing the engine's replication connection, and the whole
- * relay closed and started again. Duplicates are allowed; gaps are not.
+ * and start of the engine, the database killing the engine's replication connection, then every
+ * connection of the relay, and the whole relay closed and started again. Duplicates are allowed;
+ * gaps are not.
  */
 class ReinicioTest {
 
@@ -47,6 +49,33 @@ class ReinicioTest {
           .query((rs, n) -> 1)
           .list();
       aguardarProgresso(eventos, escritor, prefixo);
+
+      // Every connection of the relay at once (the lease, the pool, the offset store, Debezium's
+      // JDBC and replication connections), as a failover does: it recovers within its timeouts.
+      long terminadas =
+          BancoDeTeste.JDBC
+              .sql(
+                  """
+                  SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity
+                   WHERE pid <> pg_backend_pid()
+                     AND (application_name LIKE 'publicador-outbox%'
+                          OR application_name LIKE 'Debezium%'
+                          OR pid IN (SELECT active_pid FROM pg_replication_slots
+                                      WHERE slot_name = ?))
+                  """)
+              .param(SLOT)
+              .query(Long.class)
+              .single();
+      assertThat(terminadas).as("lease, pool and Debezium's connections").isGreaterThanOrEqualTo(3);
+      aguardarProgresso(eventos, escritor, prefixo);
+      assertThat(
+              relay
+                  .bean(JdbcClient.class)
+                  .sql("SHOW statement_timeout")
+                  .query(String.class)
+                  .single())
+          .as("the pool's connections carry their timeouts")
+          .isEqualTo("15s");
 
       relay.close();
       // Rows keep coming while no relay runs; the slot keeps them.

@@ -1,0 +1,234 @@
+package pedidos.publicador;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.springframework.boot.health.contributor.Health;
+import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.infra.InfraLocal;
+
+/**
+ * Issue 11: a row the relay cannot publish (written straight into its table, around the receptor)
+ * is dead-lettered with its coordinates and reason, the engine never stops for it, the rows after
+ * it arrive at once, and {@code republicar-mortos} publishes it once the cause is gone.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class MortosTest {
+
+  private static final String SLOT = "teste_mortos";
+
+  private final String prefixo = "m" + UUID.randomUUID().toString().substring(0, 7) + "-";
+  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private RelayDeTeste relay;
+  private LeitorDeTopico eventos;
+  private LeitorDeTopico efeitos;
+
+  @BeforeAll
+  void iniciar() {
+    // The fallback stays out of the way (RelayDeTeste: one hour): rows after a poison one must
+    // arrive through the stream.
+    relay = RelayDeTeste.iniciar(SLOT, "mor").aguardarTransmitindo();
+    eventos = LeitorDeTopico.novos(kafka, "loja.eventos");
+    efeitos = LeitorDeTopico.novos(kafka, "separacao.efeitos");
+  }
+
+  @AfterAll
+  void parar() {
+    eventos.close();
+    efeitos.close();
+    relay.close();
+    BancoDeTeste.apagarSlot(SLOT);
+  }
+
+  @Test
+  void eventoComNumeroForaDoEnvelopeVaiParaOsMortosEOFluxoSegue() {
+    int falhasAntes = relay.situacao().falhas();
+    String posicaoAntes = posicaoDoWal();
+    String veneno = prefixo + "v1";
+    String pedido = prefixo + "ord-v";
+    String pedidoDepois = prefixo + "ord-depois";
+    // Valid JSON, and PostgreSQL keeps it: as jsonb text the number is 1,001 digits long.
+    BancoDeTeste.inserirEvento(
+        veneno, pedido, "order.paid", "{\"id\": \"v1\", \"data\": {\"x\": 1e1000}}");
+    BancoDeTeste.inserirEvento(prefixo + "depois", pedidoDepois, "order.paid", "{}");
+
+    await().atMost(Duration.ofSeconds(20)).until(() -> !eventos.comChave(pedidoDepois).isEmpty());
+    Map<String, Object> morto =
+        await()
+            .atMost(Duration.ofSeconds(5))
+            .until(
+                () -> morto("webhook_eventos", FormatoDasMensagens.chaveDoEvento(veneno)),
+                m -> m != null);
+    assertThat(morto.get("motivo").toString()).contains("StreamConstraintsException");
+    assertThat(morto.get("lsn")).as("the row's WAL position").isNotNull();
+    assertThat(depoisDe(morto.get("lsn").toString(), posicaoAntes)).isTrue();
+    assertThat(morto.get("republicado_em")).isNull();
+    assertThat(eventos.comChave(pedido)).isEmpty();
+    assertThat(relay.situacao().falhas()).as("the engine never stopped").isEqualTo(falhasAntes);
+
+    Health saude = relay.bean(PublicadorHealthIndicator.class).health();
+    assertThat((Long) saude.getDetails().get("mortos")).isPositive();
+    assertThat(saude.getDetails().get("ultimoMorto").toString()).contains("webhook_eventos");
+    MeterRegistry metricas = relay.bean(MeterRegistry.class);
+    assertThat(
+            metricas
+                .get("publicador.linhas.mortas")
+                .tags("tabela", "webhook_eventos", "via", "cdc")
+                .counter()
+                .count())
+        .isPositive();
+    // Refreshed from the table every publicador.reenvio.intervalo (1 s here).
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> metricas.get("publicador.mortos.abertos").gauge().value() >= 1);
+
+    // Re-published while the cause is still there: it stays dead-lettered, with the new attempt.
+    assertThat(PublicadorApplication.republicarMortos(argumentos())).isEqualTo(1);
+    Map<String, Object> denovo =
+        morto("webhook_eventos", FormatoDasMensagens.chaveDoEvento(veneno));
+    assertThat(denovo.get("republicado_em")).isNull();
+    assertThat(((Number) denovo.get("tentativas")).intValue()).isEqualTo(2);
+    assertThat(denovo.get("lsn")).as("the WAL position is kept").isEqualTo(morto.get("lsn"));
+
+    // The cause fixed, it reaches Kafka and the dead letter is closed.
+    BancoDeTeste.JDBC
+        .sql(
+            "UPDATE webhook_eventos SET payload = '{\"id\": \"v1\", \"data\": {\"x\": 1}}'"
+                + " WHERE evento_id = ?")
+        .param(veneno)
+        .update();
+    PublicadorApplication.republicarMortos(argumentos());
+    ConsumerRecord<String, String> registro =
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(() -> eventos.comChave(pedido), l -> !l.isEmpty())
+            .get(0);
+    assertThat(LeitorDeTopico.valor(registro).path("evento_id").asString()).isEqualTo(veneno);
+    assertThat(LeitorDeTopico.valor(registro).path("payload").path("data").path("x").asInt())
+        .isEqualTo(1);
+    assertThat(morto("webhook_eventos", FormatoDasMensagens.chaveDoEvento(veneno)))
+        .extracting(m -> m.get("republicado_em"))
+        .isNotNull();
+  }
+
+  @Test
+  void efeitosQueOKafkaRecusaVaoParaOsMortosEOFluxoSegue() {
+    int falhasAntes = relay.situacao().falhas();
+    // A string longer than any jsonb text of the envelope: the captured row cannot be read.
+    ChaveDoEfeito ilegivel = new ChaveDoEfeito(prefixo + "ord-i", "liberar_separacao");
+    // Two-byte characters: readable, but the record is above the producer's max.request.size and
+    // is refused before it leaves.
+    ChaveDoEfeito noProdutor = new ChaveDoEfeito(prefixo + "ord-p", "liberar_separacao");
+    // Under the producer's limit, above the topic's max.message.bytes: refused by the broker.
+    ChaveDoEfeito noBroker = new ChaveDoEfeito(prefixo + "ord-b", "liberar_separacao");
+    ChaveDoEfeito depois = new ChaveDoEfeito(prefixo + "ord-ok", "liberar_separacao");
+    BancoDeTeste.inserirEfeito(
+        ilegivel.pedidoId(), ilegivel.efeito(), "pago", 1L, "a".repeat(3 << 20));
+    BancoDeTeste.inserirEfeito(
+        noProdutor.pedidoId(), noProdutor.efeito(), "pago", 2L, "\u00e7".repeat(3 << 19));
+    BancoDeTeste.inserirEfeito(
+        noBroker.pedidoId(),
+        noBroker.efeito(),
+        "pago",
+        3L,
+        "\u00e7".repeat((EnvelopeDeEntrada.BYTES_DA_MENSAGEM + 4096) / 2));
+    BancoDeTeste.inserirEfeito(depois.pedidoId(), depois.efeito(), "pago", 4L, "c@loja");
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !efeitos.comChave(depois.pedidoId()).isEmpty());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> BancoDeTeste.naoEnviados(depois.pedidoId()) == 0);
+    Map<ChaveDoEfeito, String> motivos =
+        Map.of(
+            ilegivel, "StreamConstraintsException",
+            noProdutor, "max.request.size",
+            noBroker, "larger than the max message size the server will accept");
+    motivos.forEach(
+        (veneno, motivo) -> {
+          Map<String, Object> morto = morto("outbox", veneno.json());
+          assertThat(morto).as(veneno.pedidoId()).isNotNull();
+          assertThat(morto.get("motivo").toString()).contains(motivo);
+          assertThat(morto.get("lsn")).isNotNull();
+          assertThat(BancoDeTeste.naoEnviados(veneno.pedidoId())).isEqualTo(1);
+          assertThat(efeitos.comChave(veneno.pedidoId())).isEmpty();
+        });
+    assertThat(relay.situacao().falhas()).as("the engine never stopped").isEqualTo(falhasAntes);
+    // The fallback would pick them however old they are: it skips them while dead-lettered.
+    assertThat(
+            BancoDeTeste.JDBC
+                .sql(ReenvioDoOutbox.PENDENTES_ANTIGOS)
+                .param("idade", 0.0)
+                .param("lote", Integer.MAX_VALUE)
+                .query((linha, n) -> linha.getString("pedido_id"))
+                .list())
+        .doesNotContain(ilegivel.pedidoId(), noProdutor.pedidoId(), noBroker.pedidoId());
+
+    BancoDeTeste.JDBC
+        .sql("UPDATE outbox SET cliente_email = 'ok@loja' WHERE pedido_id IN (?, ?, ?)")
+        .params(ilegivel.pedidoId(), noProdutor.pedidoId(), noBroker.pedidoId())
+        .update();
+    PublicadorApplication.republicarMortos(argumentos());
+    for (ChaveDoEfeito veneno : motivos.keySet()) {
+      ConsumerRecord<String, String> registro =
+          await()
+              .atMost(Duration.ofSeconds(20))
+              .until(() -> efeitos.comChave(veneno.pedidoId()), l -> !l.isEmpty())
+              .get(0);
+      assertThat(LeitorDeTopico.cabecalho(registro, "idempotency-key"))
+          .isEqualTo(veneno.idempotencia());
+      assertThat(LeitorDeTopico.valor(registro).path("cliente_email").asString())
+          .isEqualTo("ok@loja");
+      assertThat(BancoDeTeste.naoEnviados(veneno.pedidoId())).isZero();
+      assertThat(morto("outbox", veneno.json()).get("republicado_em")).isNotNull();
+    }
+  }
+
+  private List<String> argumentos() {
+    List<String> argumentos = new ArrayList<>();
+    RelayDeTeste.propriedades(SLOT, "mor-cmd")
+        .forEach((chave, valor) -> argumentos.add("--" + chave + "=" + valor));
+    return argumentos;
+  }
+
+  /** The latest dead letter of a row, or null. */
+  static Map<String, Object> morto(String tabela, String chave) {
+    return BancoDeTeste.JDBC
+        .sql(
+            """
+            SELECT lsn::text AS lsn, motivo, tentativas, republicado_em
+              FROM publicador_mortos WHERE tabela = ? AND chave = CAST(? AS jsonb)
+             ORDER BY id DESC LIMIT 1
+            """)
+        .params(tabela, chave)
+        .query()
+        .listOfRows()
+        .stream()
+        .findFirst()
+        .orElse(null);
+  }
+
+  private static String posicaoDoWal() {
+    return BancoDeTeste.JDBC.sql("SELECT pg_current_wal_lsn()::text").query(String.class).single();
+  }
+
+  private static boolean depoisDe(String lsn, String posicao) {
+    return BancoDeTeste.JDBC
+        .sql("SELECT CAST(? AS pg_lsn) >= CAST(? AS pg_lsn)")
+        .params(lsn, posicao)
+        .query(Boolean.class)
+        .single();
+  }
+}
