@@ -23,6 +23,7 @@ GRANT SELECT ON webhook_quarentena TO pedidos_aplicador;
 GRANT SELECT ON webhook_eventos, outbox TO pedidos_publicador;
 GRANT UPDATE (enviado_em) ON outbox TO pedidos_publicador;
 GRANT SELECT, INSERT, UPDATE, DELETE ON publicador_offsets TO pedidos_publicador;
+GRANT SELECT, INSERT, UPDATE ON publicador_mortos TO pedidos_publicador;
 
 -- Every service checks at start that the schema is migrated (Flyway validate), reading only this.
 GRANT SELECT ON flyway_schema_history TO pedidos_receptor, pedidos_aplicador, pedidos_publicador;
