@@ -22,7 +22,7 @@ JAVA=${JAVA:-java}
 WRK_THREADS=${WRK_THREADS:-2}
 PGBENCH_THREADS=${PGBENCH_THREADS:-2}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/receptor-bench.XXXXXX)}
-SEGREDO=segredo-do-benchmark
+SEGREDO=segredo-do-benchmark-com-mais-de-32-bytes
 JAR="$RAIZ/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
 # The migration step runs from the applier's jar (README, "Database roles").
 JAR_MIGRACAO="$RAIZ/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"

@@ -6,23 +6,46 @@ import java.time.Clock;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
+import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.transaction.support.TransactionTemplate;
 
-/** The applier's periodic work: the sweep, and reconciliation when the orders API is configured. */
+/**
+ * The applier's periodic work: the sweep, and reconciliation when the orders API is configured.
+ *
+ * <p>Each task has a thread of its own. Spring's default scheduler (with virtual threads on, as
+ * here) runs every fixed-delay task on its one scheduling thread, so a reconciliation round waiting
+ * on a slow API stopped the sweep, the one path that converges while Kafka or the relay is down.
+ * With a pool as large as the number of tasks, and fixed-delay tasks never overlapping themselves,
+ * a due task always finds a free thread.
+ */
 @Configuration(proxyBeanMethods = false)
 @EnableScheduling
 class Agenda implements SchedulingConfigurer {
+
+  /** The sweep and reconciliation. */
+  static final int TAREFAS = 2;
 
   private static final Logger log = LoggerFactory.getLogger(Agenda.class);
 
   private final AplicadorProperties propriedades;
   private final Varredura varredura;
   private final Reconciliacao reconciliacao;
+  private final ThreadPoolTaskScheduler agendador;
+
+  /** The scheduler of the periodic tasks, tied to the context's lifecycle. */
+  @Bean
+  static ThreadPoolTaskScheduler agendaDoAplicador() {
+    var agendador = new ThreadPoolTaskScheduler();
+    agendador.setPoolSize(TAREFAS);
+    agendador.setThreadNamePrefix("agenda-");
+    return agendador;
+  }
 
   Agenda(
       AplicadorProperties propriedades,
@@ -34,8 +57,10 @@ class Agenda implements SchedulingConfigurer {
       AplicadorDeEventos aplicador,
       MetricasDoAplicador metricas,
       Clock relogio,
-      MeterRegistry registro) {
+      MeterRegistry registro,
+      ThreadPoolTaskScheduler agendaDoAplicador) {
     this.propriedades = propriedades;
+    this.agendador = agendaDoAplicador;
     this.varredura = varredura;
     var config = propriedades.reconciliacao();
     this.reconciliacao =
@@ -49,7 +74,7 @@ class Agenda implements SchedulingConfigurer {
                 metricas,
                 dataSource,
                 transacao,
-                config.sobreposicao(),
+                config,
                 relogio,
                 registro)
             : null;
@@ -57,6 +82,7 @@ class Agenda implements SchedulingConfigurer {
 
   @Override
   public void configureTasks(ScheduledTaskRegistrar tarefas) {
+    tarefas.setTaskScheduler(agendador);
     if (!propriedades.tarefasPeriodicas()) {
       return;
     }

@@ -74,6 +74,8 @@ class AplicadorDeEventos {
 
   // After the lock: the event, the order's facts applied so far, and the order's row (on every
   // line; absent for a new order). No row lock: every writer of a verdict holds the order's lock.
+  // A row settled as falha_de_aplicacao was never applied: it is not a fact of the order until a
+  // forced replay applies it.
   // When the try-lock failed this still runs, and its answer is ignored.
   static final String LER_PEDIDO =
       """
@@ -82,7 +84,8 @@ class AplicadorDeEventos {
         FROM webhook_eventos f
         LEFT JOIN pedidos p ON p.id = f.recurso_id
        WHERE f.recurso_id = (SELECT recurso_id FROM webhook_eventos WHERE evento_id = :eventoId)
-         AND (f.aplicado_em IS NOT NULL OR f.evento_id = :eventoId)
+         AND (f.evento_id = :eventoId
+              OR (f.aplicado_em IS NOT NULL AND f.resultado IS DISTINCT FROM :falhaDeAplicacao))
       """;
 
   // Everything the apply decided, in one statement: the order's new state, the effects that are new
@@ -221,7 +224,8 @@ class AplicadorDeEventos {
     var parametros =
         new MapSqlParameterSource()
             .addValue("eventoId", eventoId)
-            .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()));
+            .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()))
+            .addValue("falhaDeAplicacao", Resultado.FALHA_DE_APLICACAO.codigo());
     boolean guarda = guardar != null;
     String sql = pipelineDe(guarda, modo.esperaPeloPedido());
     if (guarda) {

@@ -54,7 +54,12 @@ record AplicadorProperties(
    * @param sobreposicao how far before the cursor each round reads again, for orders updated while
    *     the previous round was reading
    * @param limite orders per page
-   * @param timeout connect and read timeout of each request
+   * @param timeout connect timeout of each request, and of each read of its answer
+   * @param paginasPorRodada the most pages one round reads; the next round goes on from the cursor,
+   *     so a long backlog never keeps a round (and its lock) going for hours
+   * @param margem the cursor never moves past now minus this: orders updated since then are read
+   *     again by the next round, and an order dated in the future cannot carry the cursor past
+   *     orders not yet read
    */
   record Reconciliacao(
       @DefaultValue("") String url,
@@ -62,7 +67,9 @@ record AplicadorProperties(
       @DefaultValue("5m") @NotNull Duration intervalo,
       @DefaultValue("1m") @NotNull Duration sobreposicao,
       @DefaultValue("100") @Min(1) int limite,
-      @DefaultValue("10s") @NotNull Duration timeout) {
+      @DefaultValue("10s") @NotNull Duration timeout,
+      @DefaultValue("50") @Min(1) int paginasPorRodada,
+      @DefaultValue("1m") @NotNull Duration margem) {
 
     boolean ligada() {
       return url != null && !url.isBlank();

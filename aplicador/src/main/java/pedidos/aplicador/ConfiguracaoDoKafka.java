@@ -1,47 +1,111 @@
 package pedidos.aplicador;
 
+import java.nio.charset.StandardCharsets;
+import java.util.Map;
 import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
+import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.header.Headers;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.ConsumerRecordRecoverer;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
+import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.dominio.Resultado;
 
 /** The topics the applier reads and writes, and the one error handler of its listener. */
 @Configuration(proxyBeanMethods = false)
 class ConfiguracaoDoKafka {
 
+  private static final Logger log = LoggerFactory.getLogger(ConfiguracaoDoKafka.class);
+
+  /** The exception's message in a dead-letter record's headers, at most (characters). */
+  static final int CARACTERES_DA_MENSAGEM_DE_ERRO = 4 << 10;
+
+  /** The stack trace in a dead-letter record's headers, at most (characters). */
+  static final int CARACTERES_DA_PILHA = 16 << 10;
+
+  /**
+   * What a dead-letter record adds to the record it carries: the exception headers (the message and
+   * the stack trace, each capped above, at most 3 bytes a character in UTF-8, plus class names) and
+   * the original topic, partition, offset, timestamp and group.
+   */
+  static final int MARGEM_DO_DESCARTE = 128 << 10;
+
+  /** The largest dead-letter record: the largest event's record and what the DLT adds to it. */
+  static final int BYTES_DA_MENSAGEM_DE_DESCARTE =
+      EnvelopeDeEntrada.BYTES_DA_MENSAGEM + MARGEM_DO_DESCARTE;
+
+  /**
+   * The relay sizes {@code loja.eventos} the same way; whichever service creates it first, every
+   * event inside the envelope fits.
+   */
   @Bean
   NewTopic topicoDeEventos(AplicadorProperties propriedades) {
-    return TopicBuilder.name(propriedades.topico()).partitions(propriedades.particoes()).build();
+    return TopicBuilder.name(propriedades.topico())
+        .partitions(propriedades.particoes())
+        .config(
+            TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
+            String.valueOf(EnvelopeDeEntrada.BYTES_DA_MENSAGEM))
+        .build();
   }
 
   @Bean
   NewTopic topicoDeDescarte(AplicadorProperties propriedades) {
     return TopicBuilder.name(propriedades.topicoDeDescarte())
         .partitions(propriedades.particoes())
+        .config(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(BYTES_DA_MENSAGEM_DE_DESCARTE))
         .build();
+  }
+
+  /**
+   * The applier produces only dead-letter records: the largest must not be refused by the producer
+   * (its default {@code max.request.size} is 1 MiB, below an event inside the envelope), or the
+   * record could be neither applied nor set aside and would block its partition.
+   */
+  @Bean
+  DefaultKafkaProducerFactoryCustomizer tamanhoDoDescarte() {
+    return fabrica ->
+        fabrica.updateConfigs(
+            Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, BYTES_DA_MENSAGEM_DE_DESCARTE));
   }
 
   /**
    * Transient failures are retried without limit, with back-off, holding the partition: the record
    * is never skipped. A record that can never be applied goes straight to the dead-letter topic
    * (the reason travels in its headers); one failing in an unknown way goes there after a few
-   * attempts, so no poison record blocks its partition forever.
+   * attempts, so no poison record blocks its partition forever, and its inbox row is settled as
+   * {@code falha_de_aplicacao}, so the sweep does not retry it forever either.
    */
   @Bean
   DefaultErrorHandler tratadorDeErros(
-      KafkaOperations<Object, Object> kafka, AplicadorProperties propriedades) {
+      KafkaOperations<Object, Object> kafka,
+      AplicadorProperties propriedades,
+      FalhasDeAplicacao falhas,
+      MetricasDoAplicador metricas) {
     var descarte =
         new DeadLetterPublishingRecoverer(
             kafka,
             (registro, falha) ->
                 new TopicPartition(propriedades.topicoDeDescarte(), registro.partition()));
-    var tratador = new DefaultErrorHandler(descarte);
+    descarte.setExceptionHeadersCreator(ConfiguracaoDoKafka::cabecalhosDaFalha);
+    var leitor = new LeitorDeRegistros();
+    ConsumerRecordRecoverer recuperacao =
+        (registro, falha) -> {
+          assentar(leitor, falhas, metricas, registro, falha);
+          descarte.accept(registro, falha);
+        };
+    var tratador = new DefaultErrorHandler(recuperacao);
     tratador.setBackOffFunction(
         (registro, falha) ->
             FalhaTransitoria.eh(falha)
@@ -49,6 +113,86 @@ class ConfiguracaoDoKafka {
                 : espera(propriedades, propriedades.tentativasDeFalhaDesconhecida() - 1));
     tratador.addNotRetryableExceptions(RegistroInaplicavelException.class);
     return tratador;
+  }
+
+  /**
+   * Settles the inbox row of a readable record the listener gave up on, before the record goes to
+   * the dead-letter topic: the offset moves on only after both. A record that cannot be read has no
+   * row. If the row cannot be stored or settled for a reason that is not transient (the same fault
+   * as the apply's), the dead-letter record is all there is; a transient failure throws, and the
+   * error handler tries the record again.
+   */
+  private static void assentar(
+      LeitorDeRegistros leitor,
+      FalhasDeAplicacao falhas,
+      MetricasDoAplicador metricas,
+      ConsumerRecord<?, ?> registro,
+      Exception falha) {
+    if (!(registro.value() instanceof String valor)) {
+      return;
+    }
+    RegistroDeEvento evento;
+    try {
+      evento = leitor.ler(valor);
+    } catch (RegistroInaplicavelException e) {
+      return;
+    }
+    try {
+      if (falhas.assentar(evento, falha)) {
+        metricas.falhaDeAplicacao("kafka");
+        log.error(
+            "evento_id={} settled as {} after repeated failures",
+            evento.eventoId(),
+            Resultado.FALHA_DE_APLICACAO.codigo(),
+            falha);
+      }
+    } catch (RuntimeException e) {
+      if (FalhaTransitoria.eh(e)) {
+        throw e;
+      }
+      e.addSuppressed(falha);
+      log.error(
+          "evento_id={} could not be settled; the dead-letter topic keeps it",
+          evento.eventoId(),
+          e);
+    }
+  }
+
+  /**
+   * The default headers of a dead-letter record, with the message and the stack trace capped: an
+   * exception's message may quote a whole payload, and an uncapped header could make the
+   * dead-letter record larger than the producer or the topic accepts.
+   */
+  static void cabecalhosDaFalha(
+      Headers cabecalhos,
+      Exception falha,
+      boolean daChave,
+      DeadLetterPublishingRecoverer.HeaderNames nomes) {
+    var info = nomes.getExceptionInfo();
+    Throwable causa = falha.getCause() != null ? falha.getCause() : falha;
+    cabecalhos.add(
+        daChave ? info.getKeyExceptionFqcn() : info.getExceptionFqcn(),
+        bytes(falha.getClass().getName()));
+    if (!daChave && falha.getCause() != null) {
+      cabecalhos.add(info.getExceptionCauseFqcn(), bytes(causa.getClass().getName()));
+    }
+    String mensagem = String.valueOf(causa.getMessage());
+    cabecalhos.add(
+        daChave ? info.getKeyExceptionMessage() : info.getExceptionMessage(),
+        bytes(cortar(mensagem, CARACTERES_DA_MENSAGEM_DE_ERRO)));
+    var pilha = new java.io.StringWriter();
+    falha.printStackTrace(new java.io.PrintWriter(pilha));
+    cabecalhos.add(
+        daChave ? info.getKeyExceptionStacktrace() : info.getExceptionStacktrace(),
+        bytes(cortar(pilha.toString(), CARACTERES_DA_PILHA)));
+  }
+
+  static String cortar(String texto, int caracteres) {
+    return texto.length() <= caracteres ? texto : texto.substring(0, caracteres - 1) + "…";
+  }
+
+  private static byte[] bytes(String texto) {
+    return texto.getBytes(StandardCharsets.UTF_8);
   }
 
   private static BackOff espera(AplicadorProperties propriedades, long tentativas) {

@@ -7,6 +7,7 @@ import org.springframework.dao.DataAccessResourceFailureException;
 import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
+import org.springframework.transaction.TransactionSystemException;
 
 /**
  * Whether a failure goes away by itself (the database restarting, a lock timeout, a deadlock
@@ -19,6 +20,14 @@ final class FalhaTransitoria {
 
   static boolean eh(Throwable falha) {
     for (Throwable causa = falha; causa != null; causa = causa.getCause()) {
+      // A connection cut mid-transaction fails the statement (57P01, 08006) and then the rollback
+      // ("Connection is closed", no SQLState); the rollback's exception is what is thrown, and the
+      // statement's failure travels inside it.
+      if (causa instanceof TransactionSystemException sistema
+          && sistema.getApplicationException() != null
+          && eh(sistema.getApplicationException())) {
+        return true;
+      }
       if (causa instanceof TransientDataAccessException
           || causa instanceof RecoverableDataAccessException
           || causa instanceof DataAccessResourceFailureException

@@ -1,9 +1,9 @@
 package pedidos.aplicador;
 
 import java.math.BigDecimal;
+import pedidos.dominio.EnvelopeDeEntrada;
 import pedidos.dominio.Interpretacao;
 import tools.jackson.core.JacksonException;
-import tools.jackson.databind.DeserializationFeature;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
@@ -20,15 +20,17 @@ final class LeitorDeEventos {
   static final String TIPO_DA_API = "api.order";
 
   // Floats read as BigDecimal: a sequence of 7.0 is a safe integer, 7.000000000000001 is not.
-  private final JsonMapper json =
-      JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
+  // The payload is PostgreSQL's text of the stored jsonb, which the input envelope bounds.
+  private final JsonMapper json = LeitoresDoEnvelope.leitor(EnvelopeDeEntrada.BYTES_NO_JSONB, true);
 
   Interpretacao interpretar(String eventoId, String tipo, String payload) {
     JsonNode evento;
     try {
       evento = json.readTree(payload);
     } catch (JacksonException e) {
-      return Interpretacao.SemFato.invalido("payload nao e JSON");
+      String limite = LeitoresDoEnvelope.limiteExcedido(e);
+      return Interpretacao.SemFato.invalido(
+          limite == null ? "payload nao e JSON" : "payload fora do envelope: " + limite);
     }
     boolean daApi = TIPO_DA_API.equals(tipo);
     JsonNode dados = daApi ? evento : evento.path("data");

@@ -2,14 +2,19 @@ package pedidos.aplicador;
 
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
+import pedidos.dominio.EnvelopeDeEntrada;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 
-/** Reads a {@code loja.eventos} record, refusing for good what can never be applied. */
+/**
+ * Reads a {@code loja.eventos} record, refusing for good what can never be applied: a record
+ * outside the input envelope as well, whose limits the parser holds.
+ */
 final class LeitorDeRegistros {
 
-  private final JsonMapper json = JsonMapper.builder().build();
+  private final JsonMapper json =
+      LeitoresDoEnvelope.leitor(EnvelopeDeEntrada.BYTES_DA_MENSAGEM, false);
 
   RegistroDeEvento ler(String valor) {
     if (valor == null) {
@@ -19,7 +24,9 @@ final class LeitorDeRegistros {
     try {
       registro = json.readTree(valor);
     } catch (JacksonException e) {
-      throw new RegistroInaplicavelException("registro nao e JSON");
+      String limite = LeitoresDoEnvelope.limiteExcedido(e);
+      throw new RegistroInaplicavelException(
+          limite == null ? "registro nao e JSON" : "registro fora do envelope: " + limite);
     }
     if (!registro.isObject()) {
       throw new RegistroInaplicavelException("registro nao e um objeto JSON");

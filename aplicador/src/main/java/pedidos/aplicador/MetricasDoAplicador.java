@@ -53,6 +53,15 @@ class MetricasDoAplicador {
         .increment(rodada.statusDesconhecido());
   }
 
+  /**
+   * An event settled as {@code falha_de_aplicacao}.
+   *
+   * @param origem {@code kafka} or {@code varredura}
+   */
+  void falhaDeAplicacao(String origem) {
+    registro.counter("aplicador.falhas_de_aplicacao", "origem", origem).increment();
+  }
+
   void falhaNaVarredura() {
     registro.counter("aplicador.varredura.falhas").increment();
   }

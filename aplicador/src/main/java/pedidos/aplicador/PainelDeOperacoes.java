@@ -24,7 +24,9 @@ class PainelDeOperacoes {
       SELECT count(*) AS total,
              count(*) FILTER (WHERE aplicado_em IS NULL) AS pendentes,
              min(recebido_em) FILTER (WHERE aplicado_em IS NULL) AS pendente_mais_antigo,
-             count(*) FILTER (WHERE aplicado_em > now() - interval '5 minutes') AS aplicados_5min
+             count(*) FILTER (WHERE aplicado_em > now() - interval '5 minutes') AS aplicados_5min,
+             count(*) FILTER (WHERE aplicado_em IS NULL AND proxima_tentativa_em IS NOT NULL)
+               AS pendentes_com_falha
         FROM webhook_eventos
       """;
 
@@ -46,7 +48,7 @@ class PainelDeOperacoes {
       """
       SELECT evento_id, recurso_id, tipo, resultado, motivo, recebido_em
         FROM webhook_eventos
-       WHERE resultado IN ('regressao_de_terminal', 'fato_invalido')
+       WHERE resultado IN ('regressao_de_terminal', 'fato_invalido', 'falha_de_aplicacao')
        ORDER BY recebido_em DESC
        LIMIT 50
       """;
@@ -85,6 +87,7 @@ class PainelDeOperacoes {
       Instant agora,
       Fila caixaDeEntrada,
       long aplicadosNosUltimos5Minutos,
+      long pendentesComFalha,
       Fila outbox,
       Map<String, Long> resultados,
       List<Anomalia> anomalias,
@@ -106,7 +109,8 @@ class PainelDeOperacoes {
                             rs.getLong("pendentes"),
                             idade(
                                 rs.getObject("pendente_mais_antigo", OffsetDateTime.class), agora)),
-                        rs.getLong("aplicados_5min")))
+                        rs.getLong("aplicados_5min"),
+                        rs.getLong("pendentes_com_falha")))
             .single();
     Fila outbox =
         jdbc.sql(OUTBOX)
@@ -139,6 +143,7 @@ class PainelDeOperacoes {
         agora,
         caixa.fila(),
         caixa.aplicadosNosUltimos5Minutos(),
+        caixa.pendentesComFalha(),
         outbox,
         resultados,
         anomalias,
@@ -148,7 +153,7 @@ class PainelDeOperacoes {
         idade(cursor, agora));
   }
 
-  private record CaixaLida(Fila fila, long aplicadosNosUltimos5Minutos) {}
+  private record CaixaLida(Fila fila, long aplicadosNosUltimos5Minutos, long pendentesComFalha) {}
 
   private static Double idade(OffsetDateTime desde, Instant agora) {
     return desde == null ? null : Duration.between(desde.toInstant(), agora).toMillis() / 1000.0;

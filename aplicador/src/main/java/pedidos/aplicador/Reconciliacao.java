@@ -52,9 +52,12 @@ class Reconciliacao {
       SELECT valor FROM cursores WHERE nome = :nome
       """;
 
+  // Never backwards, except down to the ceiling (now minus the margin): a cursor that an order
+  // dated in the future once carried ahead is brought back, or it would skip every order until
+  // then.
   static final String AVANCAR_CURSOR =
       """
-      UPDATE cursores SET valor = GREATEST(valor, :valor) WHERE nome = :nome
+      UPDATE cursores SET valor = LEAST(GREATEST(valor, :valor), :teto) WHERE nome = :nome
       """;
 
   private final ClienteDaLoja loja;
@@ -65,6 +68,8 @@ class Reconciliacao {
   private final DataSource dataSource;
   private final TransactionTemplate transacao;
   private final Duration sobreposicao;
+  private final Duration margem;
+  private final int paginasPorRodada;
   private final Clock relogio;
   private final AtomicReference<Instant> cursorLido = new AtomicReference<>();
 
@@ -76,7 +81,7 @@ class Reconciliacao {
       MetricasDoAplicador metricas,
       DataSource dataSource,
       TransactionTemplate transacao,
-      Duration sobreposicao,
+      AplicadorProperties.Reconciliacao config,
       Clock relogio,
       MeterRegistry registro) {
     this.loja = loja;
@@ -86,7 +91,9 @@ class Reconciliacao {
     this.metricas = metricas;
     this.dataSource = dataSource;
     this.transacao = transacao;
-    this.sobreposicao = sobreposicao;
+    this.sobreposicao = config.sobreposicao();
+    this.margem = config.margem();
+    this.paginasPorRodada = config.paginasPorRodada();
     this.relogio = relogio;
     Gauge.builder(
             "aplicador.reconciliacao.cursor.idade",
@@ -94,7 +101,10 @@ class Reconciliacao {
             cursor ->
                 cursor.get() == null
                     ? Double.NaN
-                    : Duration.between(cursor.get(), relogio.instant()).toMillis() / 1000.0)
+                    // Never negative: a cursor ahead of the clock (an order dated in the future
+                    // before the ceiling existed, or clocks apart) is not "behind by less than 0".
+                    : Math.max(0, Duration.between(cursor.get(), relogio.instant()).toMillis())
+                        / 1000.0)
         .description("How far behind now the reconciliation cursor is, in seconds")
         .baseUnit("seconds")
         .register(registro);
@@ -127,7 +137,8 @@ class Reconciliacao {
     Instant cursor =
         jdbc.sql(LER_CURSOR).param("nome", CURSOR).query(OffsetDateTime.class).single().toInstant();
     cursorLido.set(cursor);
-    Instant desde = cursor.minus(sobreposicao);
+    Instant teto = relogio.instant().minus(margem);
+    Instant desde = (cursor.isAfter(teto) ? teto : cursor).minus(sobreposicao);
     int paginas = 0;
     int armazenados = 0;
     int desconhecidos = 0;
@@ -135,6 +146,14 @@ class Reconciliacao {
     String proxima = null;
     try {
       do {
+        if (paginas == paginasPorRodada) {
+          log.info(
+              "reconciliation stopped after {} pages, {} orders stored; the next round goes on",
+              paginas,
+              armazenados);
+          return new RodadaDeReconciliacao(
+              Situacao.LIMITADA, paginas, armazenados, desconhecidos, aplicados);
+        }
         PaginaDePedidos pagina = loja.buscar(desde, proxima);
         paginas++;
         Map<String, PedidoDaApi> fatos = new LinkedHashMap<>();
@@ -155,7 +174,8 @@ class Reconciliacao {
             fatos.put(eventoId, pedido);
           }
         }
-        guardar(fatos, maisRecente);
+        guardar(
+            fatos, maisRecente == null || maisRecente.isBefore(teto) ? maisRecente : teto, teto);
         armazenados += fatos.size();
         for (String eventoId : fatos.keySet()) {
           long inicio = System.nanoTime();
@@ -182,8 +202,11 @@ class Reconciliacao {
         Situacao.CONCLUIDA, paginas, armazenados, desconhecidos, aplicados);
   }
 
-  /** Stores the page's facts and moves the cursor past them, together or not at all. */
-  private void guardar(Map<String, PedidoDaApi> fatos, Instant novoCursor) {
+  /**
+   * Stores the page's facts and moves the cursor past them (up to the ceiling), together or not at
+   * all.
+   */
+  private void guardar(Map<String, PedidoDaApi> fatos, Instant novoCursor, Instant teto) {
     transacao.executeWithoutResult(
         status -> {
           fatos.forEach(
@@ -195,17 +218,22 @@ class Reconciliacao {
                           LeitorDeEventos.TIPO_DA_API,
                           pedido.json(),
                           null)));
-          if (novoCursor != null) {
-            jdbc.sql(AVANCAR_CURSOR)
-                .param("nome", CURSOR)
-                .param("valor", OffsetDateTime.ofInstant(novoCursor, relogio.getZone()))
-                .update();
-          }
+          // Also without a new position: a cursor ahead of the ceiling comes back to it.
+          jdbc.sql(AVANCAR_CURSOR)
+              .param("nome", CURSOR)
+              .param(
+                  "valor",
+                  OffsetDateTime.ofInstant(
+                      novoCursor == null ? Instant.EPOCH : novoCursor, relogio.getZone()))
+              .param("teto", OffsetDateTime.ofInstant(teto, relogio.getZone()))
+              .update();
         });
-    if (novoCursor != null) {
-      cursorLido.accumulateAndGet(
-          novoCursor, (antes, depois) -> antes == null || depois.isAfter(antes) ? depois : antes);
-    }
+    cursorLido.accumulateAndGet(
+        novoCursor == null ? Instant.EPOCH : novoCursor,
+        (antes, depois) -> {
+          Instant maior = antes == null || depois.isAfter(antes) ? depois : antes;
+          return maior.isAfter(teto) ? teto : maior;
+        });
   }
 
   static String eventoId(PedidoDaApi pedido) {

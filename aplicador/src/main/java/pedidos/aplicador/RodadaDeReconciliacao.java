@@ -12,6 +12,11 @@ record RodadaDeReconciliacao(
 
   enum Situacao {
     CONCLUIDA,
+    /**
+     * The round read as many pages as it may ({@code paginas-por-rodada}); the cursor stands after
+     * the last stored page, where the next round goes on.
+     */
+    LIMITADA,
     /** Another instance holds the reconciliation lock: this one skips the round. */
     OCUPADA,
     /** The API failed; the cursor stays where the last stored page left it. */

@@ -5,12 +5,17 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.Resultado;
 
 /**
  * Applies, straight from the inbox, the events still pending after a while: the system converges
  * even while the relay or Kafka is down, or when a record was lost on the way. Each event is its
  * own transaction in {@link ModoDeAplicacao#VARREDURA}, which skips orders another apply holds, so
  * sweeps of several instances and the listener never wait on each other.
+ *
+ * <p>Rows that never failed come first, oldest first, then failed rows whose next attempt is due
+ * ({@link FalhasDeAplicacao} delays each failed row and settles it after a few unknown failures):
+ * however many rows keep failing, they never fill a round and hold newer rows behind them.
  */
 @Component
 class Varredura {
@@ -22,7 +27,8 @@ class Varredura {
       SELECT evento_id
         FROM webhook_eventos
        WHERE aplicado_em IS NULL AND recebido_em < now() - make_interval(secs => :idade)
-       ORDER BY recebido_em
+         AND (proxima_tentativa_em IS NULL OR proxima_tentativa_em <= now())
+       ORDER BY proxima_tentativa_em NULLS FIRST, recebido_em
        LIMIT :lote
       """;
 
@@ -30,16 +36,19 @@ class Varredura {
   private final AplicadorDeEventos aplicador;
   private final AplicadorProperties.Varredura propriedades;
   private final MetricasDoAplicador metricas;
+  private final FalhasDeAplicacao falhas;
 
   Varredura(
       JdbcClient jdbc,
       AplicadorDeEventos aplicador,
       AplicadorProperties propriedades,
-      MetricasDoAplicador metricas) {
+      MetricasDoAplicador metricas,
+      FalhasDeAplicacao falhas) {
     this.jdbc = jdbc;
     this.aplicador = aplicador;
     this.propriedades = propriedades.varredura();
     this.metricas = metricas;
+    this.falhas = falhas;
   }
 
   /**
@@ -64,15 +73,34 @@ class Varredura {
           aplicados++;
         }
       } catch (RuntimeException e) {
-        // The event stays pending in the inbox, where the next round finds it; one failing
-        // event must not stop the round for the others.
+        // One failing event must not stop the round for the others. Its failure is counted on
+        // its row: it waits before the next attempt, and is settled after a few unknown ones.
         metricas.falhaNaVarredura();
         log.error("evento_id={} could not be applied by the sweep", eventoId, e);
+        registrar(eventoId, e);
       }
     }
     if (aplicados > 0) {
       log.info("sweep applied {} pending events", aplicados);
     }
     return aplicados;
+  }
+
+  private void registrar(String eventoId, RuntimeException falha) {
+    try {
+      if (falhas.registrar(eventoId, falha)) {
+        metricas.falhaDeAplicacao("varredura");
+        log.error(
+            "evento_id={} settled as {} after repeated failures",
+            eventoId,
+            Resultado.FALHA_DE_APLICACAO.codigo(),
+            falha);
+      }
+    } catch (RuntimeException e) {
+      // The database that failed the apply may fail this too: the row stays pending, due at
+      // once, and the next round tries it again.
+      e.addSuppressed(falha);
+      log.error("evento_id={} failure could not be recorded", eventoId, e);
+    }
   }
 }

@@ -20,7 +20,11 @@ final class ApiDaLojaDeTeste implements AutoCloseable {
     NORMAL,
     ERRO_500,
     LIXO,
-    LENTA
+    LENTA,
+    /** Holds every request without answering until the server is closed. */
+    PARADA,
+    /** Sends the headers and half of the body, then holds the rest until the server is closed. */
+    PARADA_NO_MEIO
   }
 
   private final HttpServer servidor;
@@ -63,6 +67,20 @@ final class ApiDaLojaDeTeste implements AutoCloseable {
                 Thread.currentThread().interrupt();
               }
             }
+            case PARADA -> esperarOFim();
+            case PARADA_NO_MEIO -> {
+              byte[] bytes = corpo.getBytes(StandardCharsets.UTF_8);
+              troca.getResponseHeaders().add("Content-Type", "application/json");
+              troca.sendResponseHeaders(200, bytes.length);
+              try (var saida = troca.getResponseBody()) {
+                saida.write(bytes, 0, bytes.length / 2);
+                saida.flush();
+                esperarOFim();
+              } catch (IOException e) {
+                // the client gave up first
+              }
+              return;
+            }
             case NORMAL -> {}
           }
           byte[] bytes = corpo.getBytes(StandardCharsets.UTF_8);
@@ -75,6 +93,14 @@ final class ApiDaLojaDeTeste implements AutoCloseable {
           }
         });
     servidor.start();
+  }
+
+  private void esperarOFim() {
+    try {
+      nunca.await(5, TimeUnit.MINUTES);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+    }
   }
 
   URI url() {

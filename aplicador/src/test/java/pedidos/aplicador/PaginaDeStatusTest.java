@@ -51,6 +51,7 @@ class PaginaDeStatusTest {
   @Autowired JdbcClient jdbc;
   @Autowired AplicadorDeEventos aplicador;
   @Autowired MetricasDoAplicador metricas;
+  @Autowired FalhasDeAplicacao falhas;
 
   @Test
   void mostraOFluxoEAsAnomaliasComSeusPedidos(@TempDir Path perfil) throws Exception {
@@ -61,13 +62,22 @@ class PaginaDeStatusTest {
     for (String evento : List.of("-pago", "-cancelado", "-enviado")) {
       aplicador.aplicar(pedido + evento, ModoDeAplicacao.NORMAL);
     }
+    String falhou = pedido + "-falhou";
+    guardar(falhou, pedido + "x", "order.paid", 1);
+    falhas.assentar(
+        new RegistroDeEvento(falhou, pedido + "x", "order.paid", "{}", null),
+        new IllegalStateException("a bug"));
 
     String dom = renderizar("http://127.0.0.1:" + porta + "/status.html", perfil);
 
     assertThat(dom)
         .contains(pedido)
         .contains(pedido + "-enviado")
-        .contains("regressao_de_terminal");
+        .contains("regressao_de_terminal")
+        .contains(falhou)
+        .contains("falha_de_aplicacao")
+        .contains("java.lang.IllegalStateException: a bug");
+    assertThat(dom).containsPattern("id=\"caixa-falhando\">[0-9]+<");
     assertThat(dom).as("no error shown").contains("<p id=\"erro\"></p>");
     assertThat(dom).containsPattern("id=\"caixa-total\">[1-9][0-9]*<");
     assertThat(dom).containsPattern("id=\"outbox-total\">[0-9]+<");

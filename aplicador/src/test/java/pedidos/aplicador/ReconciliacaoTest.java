@@ -7,7 +7,9 @@ import java.sql.Connection;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import java.util.List;
 import java.util.UUID;
 import javax.sql.DataSource;
@@ -110,18 +112,138 @@ class ReconciliacaoTest extends ContextoDoAplicador {
     }
   }
 
+  @Test
+  void apiQueParaNoMeioDaRespostaCustaUmaRodadaDentroDoTimeout() throws Exception {
+    try (var api = new ApiDaLojaDeTeste(paginas())) {
+      api.comportamento = Comportamento.PARADA_NO_MEIO;
+      long inicio = System.nanoTime();
+      RodadaDeReconciliacao rodada = reconciliacao(api, Duration.ofMillis(500)).reconciliar();
+      assertThat(rodada.situacao()).isEqualTo(Situacao.FALHOU);
+      assertThat(Duration.ofNanos(System.nanoTime() - inicio))
+          .as("the read timeout bounds the body too, not only the headers")
+          .isLessThan(Duration.ofSeconds(10));
+      assertThat(cursor()).isEqualTo(CURSOR.toInstant());
+    }
+  }
+
+  @Test
+  void paginaComMaisPedidosQueOPedidoEUmaRespostaQuebrada() throws Exception {
+    try (var api = new ApiDaLojaDeTeste(paginas())) {
+      var cliente = new ClienteDaLoja(api.url(), "segredo", 1, Duration.ofSeconds(5));
+      var rodada =
+          reconciliacao(cliente, config(5), Clock.systemUTC(), new SimpleMeterRegistry())
+              .reconciliar();
+      assertThat(rodada.situacao()).isEqualTo(Situacao.FALHOU);
+      assertThat(cursor()).isEqualTo(CURSOR.toInstant());
+    }
+  }
+
+  @Test
+  void umaRodadaLePoucasPaginasEAProximaContinuaDoCursor() throws Exception {
+    try (var api = new ApiDaLojaDeTeste(paginas())) {
+      var cliente = new ClienteDaLoja(api.url(), "segredo", 100, Duration.ofSeconds(5));
+      var rodada =
+          reconciliacao(cliente, config(2), Clock.systemUTC(), new SimpleMeterRegistry())
+              .reconciliar();
+      assertThat(rodada.situacao()).isEqualTo(Situacao.LIMITADA);
+      assertThat(rodada.paginas()).isEqualTo(2);
+      assertThat(api.pedidosRecebidos).hasSize(2);
+      assertThat(cursor()).isEqualTo(OffsetDateTime.parse("2026-11-29T10:00:04Z").toInstant());
+    }
+  }
+
+  @Test
+  void pedidoDatadoNoFuturoNaoLevaOCursorAlemDeAgoraMenosAMargem() throws Exception {
+    Instant agora = Instant.parse("2026-11-29T12:00:00Z");
+    Clock relogio = Clock.fixed(agora, ZoneOffset.UTC);
+    var pagina =
+        """
+        {"orders": [
+          {"id": "%1$sa", "status": "paid", "updated_at": "2026-11-29T10:00:01Z"},
+          {"id": "%1$sf", "status": "paid", "updated_at": "2027-06-01T00:00:00Z"}
+        ], "next": null}
+        """
+            .formatted(p);
+    var registro = new SimpleMeterRegistry();
+    try (var api = new ApiDaLojaDeTeste(List.of(pagina))) {
+      var cliente = new ClienteDaLoja(api.url(), "segredo", 100, Duration.ofSeconds(5));
+      var rodada = reconciliacao(cliente, config(50), relogio, registro).reconciliar();
+
+      assertThat(rodada.situacao()).isEqualTo(Situacao.CONCLUIDA);
+      assertThat(status(p + "f")).as("the order is still applied").isEqualTo("pago");
+      assertThat(cursor()).isEqualTo(agora.minus(Duration.ofMinutes(1)));
+      assertThat(registro.get("aplicador.reconciliacao.cursor.idade").gauge().value())
+          .isEqualTo(60.0);
+    }
+  }
+
+  @Test
+  void cursorQueJaEstavaNoFuturoVoltaParaOTetoEAIdadeNuncaENegativa() throws Exception {
+    Instant agora = Instant.parse("2026-11-29T12:00:00Z");
+    Clock relogio = Clock.fixed(agora, ZoneOffset.UTC);
+    jdbc.sql("UPDATE cursores SET valor = ? WHERE nome = 'pedidos_loja'")
+        .param(OffsetDateTime.parse("2027-06-01T00:00:00Z"))
+        .update();
+    var registro = new SimpleMeterRegistry();
+    try (var api = new ApiDaLojaDeTeste(List.of("{\"orders\": [], \"next\": null}"))) {
+      var cliente = new ClienteDaLoja(api.url(), "segredo", 100, Duration.ofSeconds(5));
+      var reconciliacao = reconciliacao(cliente, config(50), relogio, registro);
+      api.comportamento = Comportamento.ERRO_500;
+      assertThat(reconciliacao.reconciliar().situacao()).isEqualTo(Situacao.FALHOU);
+      assertThat(registro.get("aplicador.reconciliacao.cursor.idade").gauge().value()).isZero();
+
+      api.comportamento = Comportamento.NORMAL;
+      assertThat(reconciliacao.reconciliar().situacao()).isEqualTo(Situacao.CONCLUIDA);
+      assertThat(api.pedidosRecebidos.get(1).getQuery())
+          .as("read from the ceiling minus the overlap, not from the future")
+          .contains("updated_since=2026-11-29T11:58:00Z");
+      assertThat(cursor()).isEqualTo(agora.minus(Duration.ofMinutes(1)));
+    }
+  }
+
+  private Instant cursor() {
+    return jdbc.sql("SELECT valor FROM cursores WHERE nome = 'pedidos_loja'")
+        .query(OffsetDateTime.class)
+        .single()
+        .toInstant();
+  }
+
+  static AplicadorProperties.Reconciliacao config(int paginasPorRodada) {
+    return new AplicadorProperties.Reconciliacao(
+        "http://unused",
+        "segredo",
+        Duration.ofMinutes(5),
+        Duration.ofMinutes(1),
+        100,
+        Duration.ofSeconds(5),
+        paginasPorRodada,
+        Duration.ofMinutes(1));
+  }
+
   private Reconciliacao reconciliacao(ApiDaLojaDeTeste api, Duration timeout) {
-    return new Reconciliacao(
+    return reconciliacao(
         new ClienteDaLoja(api.url(), "segredo", 100, timeout),
+        config(100),
+        Clock.systemUTC(),
+        new SimpleMeterRegistry());
+  }
+
+  private Reconciliacao reconciliacao(
+      ClienteDaLoja cliente,
+      AplicadorProperties.Reconciliacao config,
+      Clock relogio,
+      SimpleMeterRegistry registro) {
+    return new Reconciliacao(
+        cliente,
         jdbc,
         caixaDeEntrada,
         aplicador,
         metricas,
         dataSource,
         transacao,
-        Duration.ofMinutes(1),
-        Clock.systemUTC(),
-        new SimpleMeterRegistry());
+        config,
+        relogio,
+        registro);
   }
 
   private String status(String pedido) {

@@ -13,7 +13,14 @@ public enum Resultado {
   /** An event type that says nothing about an order's status. */
   TIPO_IGNORADO("tipo_ignorado"),
   /** A fact that can never be applied (its instant cannot be read, its status is unknown). */
-  FATO_INVALIDO("fato_invalido");
+  FATO_INVALIDO("fato_invalido"),
+  /**
+   * The apply kept failing for a reason nobody named (not the fact's content, not a transient
+   * failure of the database): settled so that it is retried no more and ops see it, with the
+   * failure in {@code motivo}. Not a fact of the order: the fold never counts it, and a forced
+   * replay tries it again.
+   */
+  FALHA_DE_APLICACAO("falha_de_aplicacao");
 
   private final String codigo;
 

@@ -27,6 +27,20 @@ class CodigosArmazenadosTest {
   }
 
   @Test
+  void resultadosTemOsCodigosQueOBancoEOPainelUsam() {
+    // The applier's SQL and the status page name some of them as literals.
+    assertThat(List.of(Resultado.values()))
+        .extracting(Resultado::codigo)
+        .containsExactly(
+            "aplicado",
+            "evento_antigo",
+            "regressao_de_terminal",
+            "tipo_ignorado",
+            "fato_invalido",
+            "falha_de_aplicacao");
+  }
+
+  @Test
   void codigoDesconhecidoEUmErroClaro() {
     assertThatIllegalArgumentException()
         .isThrownBy(() -> Efeito.doCodigo("liberar"))

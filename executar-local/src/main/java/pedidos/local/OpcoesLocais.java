@@ -32,7 +32,7 @@ record OpcoesLocais(
       environment: LOCAL_POSTGRES_PORT (5432), LOCAL_POSTGRES_VERSION (17; 15 to 18),
         LOCAL_KAFKA_PORT (9092), RECEPTOR_PORT (8080), APLICADOR_PORT (8082), PUBLICADOR_PORT
         (8083), LOJA_API_PORT (8089, the simulated orders API), LOJA_WEBHOOK_SECRET
-        (segredo-local), DEMO_PEDIDOS (200)""";
+        (segredo-local-de-desenvolvimento-32b), DEMO_PEDIDOS (200)""";
 
   static OpcoesLocais ler(List<String> argumentos, UnaryOperator<String> ambiente) {
     boolean demo = false;
@@ -54,7 +54,7 @@ record OpcoesLocais(
         porta(ambiente, "APLICADOR_PORT", 8082),
         porta(ambiente, "PUBLICADOR_PORT", 8083),
         porta(ambiente, "LOJA_API_PORT", 8089),
-        texto(ambiente, "LOJA_WEBHOOK_SECRET", "segredo-local"),
+        texto(ambiente, "LOJA_WEBHOOK_SECRET", "segredo-local-de-desenvolvimento-32b"),
         porta(ambiente, "DEMO_PEDIDOS", 200));
   }
 

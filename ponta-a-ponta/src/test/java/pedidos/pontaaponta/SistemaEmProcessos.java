@@ -23,7 +23,7 @@ import pedidos.infra.ServicoEmProcesso;
  */
 final class SistemaEmProcessos implements AutoCloseable {
 
-  static final String SEGREDO = "segredo-ponta-a-ponta";
+  static final String SEGREDO = "segredo-ponta-a-ponta-com-mais-de-32-bytes";
   private static final Duration PARTIDA = Duration.ofMinutes(3);
 
   private final PostgresLocal postgres;

@@ -19,6 +19,9 @@ final class EndpointDaLoja {
 
   static final String CAMINHO = "/webhooks/loja";
   static final String CABECALHO_DA_ASSINATURA = "x-loja-signature";
+  static final String CABECALHO_WEBHOOK_ID = "webhook-id";
+  static final String CABECALHO_WEBHOOK_INSTANTE = "webhook-timestamp";
+  static final String CABECALHO_WEBHOOK_ASSINATURA = "webhook-signature";
 
   private static final Map<Desfecho, byte[]> RESPOSTAS = new EnumMap<>(Desfecho.class);
 
@@ -43,15 +46,18 @@ final class EndpointDaLoja {
       consumes = {MediaType.APPLICATION_JSON_VALUE, "application/*+json"})
   ResponseEntity<byte[]> receber(
       @RequestHeader(name = CABECALHO_DA_ASSINATURA, required = false) String assinatura,
+      @RequestHeader(name = CABECALHO_WEBHOOK_ID, required = false) String webhookId,
+      @RequestHeader(name = CABECALHO_WEBHOOK_INSTANTE, required = false) String webhookInstante,
+      @RequestHeader(name = CABECALHO_WEBHOOK_ASSINATURA, required = false)
+          String webhookAssinatura,
       HttpServletRequest requisicao) {
-    if (assinatura == null || assinatura.isEmpty()) {
-      // Refused before reading the body: nothing to verify it with.
-      throw receptor.assinaturaInvalida();
-    }
+    // Refused before reading the body when nothing could verify it.
+    Credencial credencial =
+        receptor.credencial(assinatura, webhookId, webhookInstante, webhookAssinatura);
     Desfecho desfecho;
     // The body's bytes count against receptor.corpos-em-memoria until it is answered.
     try (LeitorDeCorpo.Corpo corpo = leitor.ler(requisicao)) {
-      desfecho = receptor.receber(corpo.bytes(), assinatura);
+      desfecho = receptor.receber(corpo.bytes(), credencial);
     }
     FiltroDeMetricas.marcar(requisicao, desfecho.rotulo());
     // A fixed content type and ready-made bytes: whatever the Accept header says, a stored event is

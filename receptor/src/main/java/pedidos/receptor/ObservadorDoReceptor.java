@@ -39,6 +39,7 @@ final class ObservadorDoReceptor {
   private final Counter duplicados;
   private final Counter conflitos;
   private final Counter assinaturasInvalidas;
+  private final Counter taxaExcedida;
   private final Counter quarentena;
   private final Counter lotesRefeitos;
   private final DistributionSummary linhasPorLote;
@@ -59,6 +60,10 @@ final class ObservadorDoReceptor {
     this.assinaturasInvalidas =
         Counter.builder("receptor.assinaturas.invalidas")
             .description("Requests refused for a missing or wrong signature")
+            .register(registro);
+    this.taxaExcedida =
+        Counter.builder("receptor.taxa.excedida")
+            .description("Requests refused with 429 by the per-address rate limit")
             .register(registro);
     this.quarentena =
         Counter.builder("receptor.quarentena")
@@ -99,6 +104,10 @@ final class ObservadorDoReceptor {
 
   void assinaturaInvalida() {
     assinaturasInvalidas.increment();
+  }
+
+  void taxaExcedida() {
+    taxaExcedida.increment();
   }
 
   void emQuarentena(CorpoInvalido recusa, int bytes) {

@@ -1,5 +1,6 @@
 package pedidos.receptor;
 
+import java.time.Clock;
 import org.springframework.boot.SpringApplication;
 import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
@@ -14,6 +15,11 @@ public class ReceptorApplication {
 
   public static void main(String[] args) {
     SpringApplication.run(ReceptorApplication.class, args);
+  }
+
+  @Bean
+  Clock relogio() {
+    return Clock.systemUTC();
   }
 
   /**

@@ -1,6 +1,7 @@
 package pedidos.receptor;
 
 import org.springframework.stereotype.Service;
+import pedidos.receptor.Recusa.AssinaturaExpirada;
 import pedidos.receptor.Recusa.AssinaturaInvalida;
 import pedidos.receptor.Recusa.CorpoInvalido;
 
@@ -32,8 +33,32 @@ final class ReceptorDeEventos {
     this.observador = observador;
   }
 
-  Desfecho receber(byte[] corpo, String assinatura) {
-    if (!verificador.valida(corpo, assinatura)) {
+  /**
+   * The credential the headers carry in a scheme that is switched on, the store's own header first;
+   * refused at once when there is none, or when its timestamp has expired.
+   */
+  Credencial credencial(
+      String assinaturaDaLoja, String webhookId, String webhookInstante, String webhookAssinatura) {
+    if (verificador.aceita(EsquemaDeAssinatura.LOJA) && presente(assinaturaDaLoja)) {
+      return new Credencial.Loja(assinaturaDaLoja);
+    }
+    if (verificador.aceita(EsquemaDeAssinatura.STANDARD_WEBHOOKS)
+        && presente(webhookId)
+        && presente(webhookInstante)
+        && presente(webhookAssinatura)) {
+      Credencial.StandardWebhooks credencial =
+          new Credencial.StandardWebhooks(webhookId, webhookInstante, webhookAssinatura);
+      if (!verificador.instanteAceito(credencial)) {
+        observador.assinaturaInvalida();
+        throw new AssinaturaExpirada(verificador.tolerancia());
+      }
+      return credencial;
+    }
+    throw assinaturaInvalida();
+  }
+
+  Desfecho receber(byte[] corpo, Credencial credencial) {
+    if (!verificador.valida(corpo, credencial)) {
       throw assinaturaInvalida();
     }
     EventoRecebido evento;
@@ -47,6 +72,10 @@ final class ReceptorDeEventos {
     }
     observador.gravado(evento, desfecho);
     return desfecho;
+  }
+
+  private static boolean presente(String cabecalho) {
+    return cabecalho != null && !cabecalho.isEmpty();
   }
 
   AssinaturaInvalida assinaturaInvalida() {

@@ -32,6 +32,8 @@ import pedidos.dominio.EnvelopeDeEntrada;
  * @param tempoLimiteDoComando how long one SQL statement may run before it is cancelled
  * @param esperaPelaGravacao how long a request waits for its row to commit before answering 503
  * @param gravacao how rows reach the database
+ * @param assinatura which signature schemes are accepted
+ * @param limitePorOrigem requests per second allowed from one source address
  */
 @Validated
 @ConfigurationProperties("receptor")
@@ -47,10 +49,31 @@ record ReceptorProperties(
     @DefaultValue("5s") @NotNull Duration esperaSugerida,
     @DefaultValue("5s") @NotNull Duration tempoLimiteDoComando,
     @DefaultValue("10s") @NotNull Duration esperaPelaGravacao,
-    @DefaultValue @Valid @NotNull Gravacao gravacao) {
+    @DefaultValue @Valid @NotNull Gravacao gravacao,
+    @DefaultValue @Valid @NotNull Assinatura assinatura,
+    @DefaultValue @Valid @NotNull LimitePorOrigem limitePorOrigem) {
+
+  /**
+   * Shorter keys can be guessed offline from one captured body and its signature; 32 bytes is what
+   * HMAC-SHA256 can use in full.
+   */
+  static final int BYTES_MINIMOS_DO_SEGREDO = 32;
 
   ReceptorProperties {
     segredos = segredos == null ? List.of() : List.copyOf(segredos);
+    for (int i = 0; i < segredos.size(); i++) {
+      int bytes = ChaveDeAssinatura.de(segredos.get(i)).length;
+      if (!segredos.get(i).isBlank() && bytes < BYTES_MINIMOS_DO_SEGREDO) {
+        throw new IllegalArgumentException(
+            "LOJA_WEBHOOK_SECRET: secret number "
+                + (i + 1)
+                + " has "
+                + bytes
+                + " bytes; each secret must have at least "
+                + BYTES_MINIMOS_DO_SEGREDO
+                + " (generate one with: openssl rand -hex 32)");
+      }
+    }
     if (tamanhoMaximoDoCorpo != null
         && (tamanhoMaximoDoCorpo.toBytes() < 1
             || tamanhoMaximoDoCorpo.toBytes() > EnvelopeDeEntrada.BYTES_DO_CORPO)) {
@@ -119,5 +142,38 @@ record ReceptorProperties(
   enum Modo {
     GRUPO,
     INDIVIDUAL
+  }
+
+  /**
+   * @param esquemas {@code loja} (the store's {@code x-loja-signature}), {@code standard-webhooks}
+   *     ({@code webhook-id}, {@code webhook-timestamp}, {@code webhook-signature}), or both; a
+   *     request is verified by the scheme whose header it carries
+   * @param tolerancia how far a {@code webhook-timestamp} may be from this server's clock, either
+   *     way: a captured delivery cannot be replayed after it
+   */
+  record Assinatura(
+      @DefaultValue("loja") @NotEmpty List<@NotNull EsquemaDeAssinatura> esquemas,
+      @DefaultValue("5m") @NotNull Duration tolerancia) {
+    Assinatura {
+      esquemas = esquemas == null ? List.of() : List.copyOf(esquemas);
+    }
+  }
+
+  /**
+   * A token bucket per source address, checked before the body is read; off by default, since the
+   * store's own bursts come from a few addresses.
+   *
+   * @param requisicoesPorSegundo sustained rate per address; 0 turns the limit off
+   * @param rajada requests an idle address may send at once
+   * @param origensMaximas addresses remembered at once; the oldest idle ones are forgotten first
+   */
+  record LimitePorOrigem(
+      @DefaultValue("0") @Min(0) int requisicoesPorSegundo,
+      @DefaultValue("50") @Min(1) int rajada,
+      @DefaultValue("10000") @Min(1) int origensMaximas) {
+
+    boolean ligado() {
+      return requisicoesPorSegundo > 0;
+    }
   }
 }

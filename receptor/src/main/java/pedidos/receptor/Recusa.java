@@ -1,5 +1,6 @@
 package pedidos.receptor;
 
+import java.time.Duration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
 
@@ -32,12 +33,13 @@ abstract sealed class Recusa extends RuntimeException {
 
   void cabecalhos(HttpHeaders cabecalhos) {}
 
-  /** 401: missing or wrong {@code x-loja-signature}. Says nothing about the secrets. */
+  /** 401: no signature in an accepted scheme, or one that does not match. Says nothing more. */
   static final class AssinaturaInvalida extends Recusa {
     AssinaturaInvalida() {
       super(
           "assinatura_invalida",
-          "The x-loja-signature header is missing or does not match the body.",
+          "The signature (x-loja-signature, or webhook-signature where enabled) is missing or does"
+              + " not match the body.",
           null);
     }
 
@@ -59,6 +61,69 @@ abstract sealed class Recusa extends RuntimeException {
     @Override
     void cabecalhos(HttpHeaders cabecalhos) {
       cabecalhos.set(HttpHeaders.WWW_AUTHENTICATE, "HMAC-SHA256 header=\"x-loja-signature\"");
+    }
+  }
+
+  /**
+   * 401: a Standard Webhooks timestamp outside the tolerance: a replayed capture, or a clock far
+   * off. Refused before the body is read.
+   */
+  static final class AssinaturaExpirada extends Recusa {
+    AssinaturaExpirada(Duration tolerancia) {
+      super(
+          "assinatura_expirada",
+          "The webhook-timestamp is not within "
+              + tolerancia.toSeconds()
+              + " seconds of this server's clock.",
+          null);
+    }
+
+    @Override
+    HttpStatus status() {
+      return HttpStatus.UNAUTHORIZED;
+    }
+
+    @Override
+    String titulo() {
+      return "Expired signature";
+    }
+
+    @Override
+    String resultado() {
+      return "assinatura_invalida";
+    }
+  }
+
+  /** 429: this source address sent more than its share; refused before the body is read. */
+  static final class TaxaExcedida extends Recusa {
+    private final long segundos;
+
+    TaxaExcedida(long segundos) {
+      super(
+          "taxa_excedida",
+          "Too many requests from this address; retry after " + segundos + " s.",
+          null);
+      this.segundos = segundos;
+    }
+
+    @Override
+    HttpStatus status() {
+      return HttpStatus.TOO_MANY_REQUESTS;
+    }
+
+    @Override
+    String titulo() {
+      return "Too many requests";
+    }
+
+    @Override
+    String resultado() {
+      return "taxa_excedida";
+    }
+
+    @Override
+    void cabecalhos(HttpHeaders cabecalhos) {
+      cabecalhos.set(HttpHeaders.RETRY_AFTER, String.valueOf(segundos));
     }
   }
 

@@ -27,7 +27,7 @@ class ConfiguracaoTest {
   @Test
   void osPadroesSaoOsDoIssue() {
     contexto
-        .withPropertyValues("receptor.segredos=s")
+        .withPropertyValues("receptor.segredos=" + Entregas.SEGREDO)
         .run(
             ctx -> {
               ReceptorProperties propriedades = ctx.getBean(ReceptorProperties.class);
@@ -44,7 +44,8 @@ class ConfiguracaoTest {
   @Test
   void umCorpoMaiorQueOEnvelopeNaoSobeEDizPorque() {
     contexto
-        .withPropertyValues("receptor.segredos=s", "receptor.tamanho-maximo-do-corpo=2MB")
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.tamanho-maximo-do-corpo=2MB")
         .run(
             ctx ->
                 assertThat(ctx)
@@ -53,10 +54,12 @@ class ConfiguracaoTest {
                     .hasMessageContaining("receptor.tamanho-maximo-do-corpo")
                     .hasMessageContaining(Integer.toString(EnvelopeDeEntrada.BYTES_DO_CORPO)));
     contexto
-        .withPropertyValues("receptor.segredos=s", "receptor.tamanho-maximo-do-corpo=1048577B")
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.tamanho-maximo-do-corpo=1048577B")
         .run(ctx -> assertThat(ctx).hasFailed());
     contexto
-        .withPropertyValues("receptor.segredos=s", "receptor.tamanho-maximo-do-corpo=1048576B")
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.tamanho-maximo-do-corpo=1048576B")
         .run(ctx -> assertThat(ctx).hasNotFailed());
   }
 
@@ -64,7 +67,7 @@ class ConfiguracaoTest {
   void limitesDeBytesAbaixoDeUmCorpoNaoSobem() {
     contexto
         .withPropertyValues(
-            "receptor.segredos=s",
+            "receptor.segredos=" + Entregas.SEGREDO,
             "receptor.tamanho-maximo-do-corpo=64KB",
             "receptor.corpos-em-memoria=32KB")
         .run(
@@ -74,7 +77,8 @@ class ConfiguracaoTest {
                     .rootCause()
                     .hasMessageContaining("receptor.corpos-em-memoria"));
     contexto
-        .withPropertyValues("receptor.segredos=s", "receptor.gravacao.bytes-na-fila=512KB")
+        .withPropertyValues(
+            "receptor.segredos=" + Entregas.SEGREDO, "receptor.gravacao.bytes-na-fila=512KB")
         .run(
             ctx ->
                 assertThat(ctx)
@@ -87,11 +91,47 @@ class ConfiguracaoTest {
   void variosSegredosSeparadosPorVirgula() {
     contexto
         .withPropertyValues(
-            "receptor.segredos=${LOJA_WEBHOOK_SECRET:}", "LOJA_WEBHOOK_SECRET=novo, antigo")
+            "receptor.segredos=${LOJA_WEBHOOK_SECRET:}",
+            "LOJA_WEBHOOK_SECRET=" + Entregas.SEGREDO + ", " + Entregas.SEGREDO_ANTIGO)
         .run(
             ctx ->
                 assertThat(ctx.getBean(ReceptorProperties.class).segredos())
-                    .containsExactly("novo", "antigo"));
+                    .containsExactly(Entregas.SEGREDO, Entregas.SEGREDO_ANTIGO));
+  }
+
+  @Test
+  void umSegredoCurtoDemaisNaoSobeEDizPorqueSemMostraLo() {
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=${LOJA_WEBHOOK_SECRET:}",
+            "LOJA_WEBHOOK_SECRET=" + Entregas.SEGREDO + ",curto-" + "x".repeat(25))
+        .run(
+            ctx ->
+                assertThat(ctx)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("secret number 2 has 31 bytes")
+                    .hasMessageContaining("at least 32")
+                    .message()
+                    .doesNotContain("curto"));
+  }
+
+  @Test
+  void segredosDoStandardWebhooksContamOsBytesDaChave() {
+    // whsec_ + base64 of 24 bytes: 32 characters, but a 24-byte key.
+    String curto = "whsec_" + java.util.Base64.getEncoder().encodeToString(new byte[24]);
+    String bom = "whsec_" + java.util.Base64.getEncoder().encodeToString(new byte[32]);
+    contexto
+        .withPropertyValues("receptor.segredos=" + curto)
+        .run(ctx -> assertThat(ctx).getFailure().rootCause().hasMessageContaining("24 bytes"));
+    contexto
+        .withPropertyValues(
+            "receptor.segredos=" + bom, "receptor.assinatura.esquemas=standard-webhooks,loja")
+        .run(
+            ctx ->
+                assertThat(ctx.getBean(ReceptorProperties.class).assinatura().esquemas())
+                    .containsExactly(
+                        EsquemaDeAssinatura.STANDARD_WEBHOOKS, EsquemaDeAssinatura.LOJA));
   }
 
   @Test

@@ -20,8 +20,8 @@ import javax.crypto.spec.SecretKeySpec;
 /** Deliveries as the provider makes them: a JSON body signed with HMAC-SHA256, over real HTTP. */
 final class Entregas {
 
-  static final String SEGREDO = "segredo-atual-de-teste";
-  static final String SEGREDO_ANTIGO = "segredo-antigo-de-teste";
+  static final String SEGREDO = "segredo-atual-de-teste-com-mais-de-32-bytes";
+  static final String SEGREDO_ANTIGO = "segredo-antigo-de-teste-com-mais-de-32-bytes";
 
   /** What the test contexts bind to {@code receptor.segredos}. */
   static final String SEGREDOS = SEGREDO + "," + SEGREDO_ANTIGO;

@@ -20,7 +20,9 @@ import tools.jackson.core.ObjectReadContext;
 class EnvelopeNoLeitorTest {
 
   private static final LeitorDeEvento LEITOR =
-      new LeitorDeEvento(VerificadorDeAssinaturaTest.propriedades("s"));
+      new LeitorDeEvento(
+          VerificadorDeAssinaturaTest.propriedades(
+              VerificadorDeAssinaturaTest.SO_LOJA, Entregas.SEGREDO));
 
   private static final int PROFUNDIDADE = EnvelopeDeEntrada.PROFUNDIDADE;
 

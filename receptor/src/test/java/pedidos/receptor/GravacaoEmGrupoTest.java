@@ -254,7 +254,7 @@ class GravacaoEmGrupoTest {
       javax.sql.DataSource banco, int escritores, Duration esperaMaxima, DataSize bytesNaFila) {
     ReceptorProperties propriedades =
         new ReceptorProperties(
-            List.of("segredo"),
+            List.of(Entregas.SEGREDO),
             // The properties keep the queue's bound above the largest body.
             DataSize.ofBytes(Math.min(DataSize.ofMegabytes(1).toBytes(), bytesNaFila.toBytes())),
             DataSize.ofMegabytes(128),
@@ -263,7 +263,9 @@ class GravacaoEmGrupoTest {
             Duration.ofSeconds(5),
             Duration.ofSeconds(10),
             new ReceptorProperties.Gravacao(
-                ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000, bytesNaFila));
+                ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000, bytesNaFila),
+            VerificadorDeAssinaturaTest.SO_LOJA,
+            VerificadorDeAssinaturaTest.SEM_LIMITE);
     ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);
     GravacaoDeLote gravacao =
         new GravacaoDeLote(new CaixaDeEntrada(JdbcClient.create(banco)), observador);

@@ -24,7 +24,9 @@ class LeitorDeEventoProperties {
 
   private static final int MAXIMO = 200;
   private static final LeitorDeEvento LEITOR =
-      new LeitorDeEvento(VerificadorDeAssinaturaTest.propriedades("s"));
+      new LeitorDeEvento(
+          VerificadorDeAssinaturaTest.propriedades(
+              VerificadorDeAssinaturaTest.SO_LOJA, Entregas.SEGREDO));
   private static Connection conexao;
 
   @BeforeContainer

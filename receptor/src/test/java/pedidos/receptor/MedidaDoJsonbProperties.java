@@ -36,7 +36,9 @@ import pedidos.receptor.Recusa.CorpoInvalido;
 class MedidaDoJsonbProperties {
 
   private static final LeitorDeEvento LEITOR =
-      new LeitorDeEvento(VerificadorDeAssinaturaTest.propriedades("s"));
+      new LeitorDeEvento(
+          VerificadorDeAssinaturaTest.propriedades(
+              VerificadorDeAssinaturaTest.SO_LOJA, Entregas.SEGREDO));
 
   static final String TAMANHOS_NO_JSONB =
       """

@@ -4,69 +4,194 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.ZoneOffset;
+import java.util.Base64;
 import java.util.List;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 
 class VerificadorDeAssinaturaTest {
 
+  static final ReceptorProperties.Assinatura SO_LOJA =
+      new ReceptorProperties.Assinatura(List.of(EsquemaDeAssinatura.LOJA), Duration.ofMinutes(5));
+  static final ReceptorProperties.Assinatura AMBOS =
+      new ReceptorProperties.Assinatura(
+          List.of(EsquemaDeAssinatura.LOJA, EsquemaDeAssinatura.STANDARD_WEBHOOKS),
+          Duration.ofMinutes(5));
+  static final ReceptorProperties.LimitePorOrigem SEM_LIMITE =
+      new ReceptorProperties.LimitePorOrigem(0, 50, 10_000);
+
   private static final byte[] CORPO = "{\"id\":\"evt_1\"}".getBytes(StandardCharsets.UTF_8);
+  private static final String NOVO = "novo-segredo-com-pelo-menos-32-bytes";
+  private static final String ANTIGO = "antigo-segredo-com-pelo-menos-32-bytes";
+
+  /** The example secret of the Standard Webhooks specification's test vectors. */
+  private static final String WHSEC = "whsec_MfKQ9r8GKYqrTwjUPD8ILPZIo2LaLaSw";
+
+  private static final Instant AGORA = Instant.parse("2026-12-01T12:00:00Z");
+  private static final Clock RELOGIO = Clock.fixed(AGORA, ZoneOffset.UTC);
 
   @Test
   void aceitaAAssinaturaDeQualquerSegredoConfigurado() {
-    VerificadorDeAssinatura verificador = verificador("novo", "antigo");
+    VerificadorDeAssinatura verificador = verificador(SO_LOJA, NOVO, ANTIGO);
 
-    assertThat(verificador.valida(CORPO, Entregas.assinar(CORPO, "novo"))).isTrue();
-    assertThat(verificador.valida(CORPO, Entregas.assinar(CORPO, "antigo"))).isTrue();
-    assertThat(verificador.valida(CORPO, Entregas.assinar(CORPO, "outro"))).isFalse();
+    assertThat(verificador.valida(CORPO, loja(Entregas.assinar(CORPO, NOVO)))).isTrue();
+    assertThat(verificador.valida(CORPO, loja(Entregas.assinar(CORPO, ANTIGO)))).isTrue();
+    assertThat(verificador.valida(CORPO, loja(Entregas.assinar(CORPO, "outro")))).isFalse();
   }
 
   @Test
   void confereOsBytesExatos() {
-    VerificadorDeAssinatura verificador = verificador("s");
-    String assinatura = Entregas.assinar(CORPO, "s");
+    VerificadorDeAssinatura verificador = verificador(SO_LOJA, NOVO);
+    String assinatura = Entregas.assinar(CORPO, NOVO);
     byte[] comEspaco = "{\"id\": \"evt_1\"}".getBytes(StandardCharsets.UTF_8);
 
-    assertThat(verificador.valida(comEspaco, assinatura)).isFalse();
+    assertThat(verificador.valida(comEspaco, loja(assinatura))).isFalse();
   }
 
   @Test
   void soHexMinusculoDeTamanhoCerto() {
-    VerificadorDeAssinatura verificador = verificador("s");
-    String assinatura = Entregas.assinar(CORPO, "s");
+    VerificadorDeAssinatura verificador = verificador(SO_LOJA, NOVO);
+    String assinatura = Entregas.assinar(CORPO, NOVO);
 
-    assertThat(verificador.valida(CORPO, assinatura.toUpperCase())).isFalse();
-    assertThat(verificador.valida(CORPO, assinatura + "0")).isFalse();
-    assertThat(verificador.valida(CORPO, assinatura.substring(1))).isFalse();
-    assertThat(verificador.valida(CORPO, null)).isFalse();
-    assertThat(verificador.valida(CORPO, "")).isFalse();
-    assertThat(verificador.valida(CORPO, "é".repeat(64))).isFalse();
+    assertThat(verificador.valida(CORPO, loja(assinatura.toUpperCase()))).isFalse();
+    assertThat(verificador.valida(CORPO, loja(assinatura + "0"))).isFalse();
+    assertThat(verificador.valida(CORPO, loja(assinatura.substring(1)))).isFalse();
+    assertThat(verificador.valida(CORPO, loja(null))).isFalse();
+    assertThat(verificador.valida(CORPO, loja(""))).isFalse();
+    assertThat(verificador.valida(CORPO, loja("é".repeat(64)))).isFalse();
+  }
+
+  @Test
+  void standardWebhooksComOVetorDaEspecificacao() {
+    // The test vector published with the Standard Webhooks reference libraries.
+    byte[] corpo = "{\"test\": 2432232314}".getBytes(StandardCharsets.UTF_8);
+    var credencial =
+        new Credencial.StandardWebhooks(
+            "msg_p5jXN8AQM9LWM0D4loKWxJek",
+            "1614265330",
+            "v1,g0hM9SsE+OTPJTGt/tmIKtSyZlE3uFJELVlNIOLJ1OE=");
+    Clock entao = Clock.fixed(Instant.ofEpochSecond(1614265330), ZoneOffset.UTC);
+    VerificadorDeAssinatura verificador =
+        new VerificadorDeAssinatura(propriedades(AMBOS, segredoStandardDe32Bytes()), entao);
+    // The specification's example key has 24 bytes: fine for its vector, refused in production.
+    VerificadorDeAssinatura comAChaveDaEspecificacao =
+        new VerificadorDeAssinatura(List.of(ChaveDeAssinatura.de(WHSEC)), AMBOS, entao);
+
+    assertThat(comAChaveDaEspecificacao.valida(corpo, credencial)).isTrue();
+    assertThat(verificador.valida(corpo, credencial)).isFalse();
+  }
+
+  @Test
+  void standardWebhooksAceitaQualquerUmaDasAssinaturasDoCabecalho() {
+    String segredo = segredoStandardDe32Bytes();
+    VerificadorDeAssinatura verificador = verificador(AMBOS, segredo);
+    String instante = String.valueOf(AGORA.getEpochSecond());
+    String certa = standard(segredo, "msg_1", instante, CORPO);
+
+    assertThat(verificador.valida(CORPO, new Credencial.StandardWebhooks("msg_1", instante, certa)))
+        .isTrue();
+    assertThat(
+            verificador.valida(
+                CORPO,
+                new Credencial.StandardWebhooks(
+                    "msg_1", instante, "v1,AAAA " + certa + " v2,outra")))
+        .isTrue();
+    // The id and the timestamp are signed: changing either breaks the signature.
+    assertThat(verificador.valida(CORPO, new Credencial.StandardWebhooks("msg_2", instante, certa)))
+        .isFalse();
+    String depois = String.valueOf(AGORA.getEpochSecond() + 1);
+    assertThat(verificador.valida(CORPO, new Credencial.StandardWebhooks("msg_1", depois, certa)))
+        .isFalse();
+  }
+
+  @Test
+  void standardWebhooksForaDaToleranciaEhRecusadoQualquerQueSejaOCorpo() {
+    String segredo = segredoStandardDe32Bytes();
+    VerificadorDeAssinatura verificador = verificador(AMBOS, segredo);
+    long agora = AGORA.getEpochSecond();
+    for (long instante : new long[] {agora - 301, agora + 301}) {
+      var credencial =
+          new Credencial.StandardWebhooks(
+              "msg_1",
+              String.valueOf(instante),
+              standard(segredo, "msg_1", String.valueOf(instante), CORPO));
+      assertThat(verificador.instanteAceito(credencial)).as("%d", instante).isFalse();
+      assertThat(verificador.valida(CORPO, credencial)).isFalse();
+    }
+    for (String instante : new String[] {String.valueOf(agora - 300), "abc", "", "1e9"}) {
+      var credencial = new Credencial.StandardWebhooks("msg_1", instante, "v1,x");
+      assertThat(verificador.instanteAceito(credencial))
+          .as(instante)
+          .isEqualTo(instante.equals(String.valueOf(agora - 300)));
+    }
+  }
+
+  @Test
+  void umEsquemaDesligadoNaoVerificaNada() {
+    String segredo = segredoStandardDe32Bytes();
+    VerificadorDeAssinatura verificador = verificador(SO_LOJA, segredo);
+    String instante = String.valueOf(AGORA.getEpochSecond());
+    var credencial =
+        new Credencial.StandardWebhooks(
+            "msg_1", instante, standard(segredo, "msg_1", instante, CORPO));
+
+    assertThat(verificador.aceita(EsquemaDeAssinatura.STANDARD_WEBHOOKS)).isFalse();
+    assertThat(verificador.valida(CORPO, credencial)).isFalse();
   }
 
   @Test
   void semSegredoNaoExiste() {
-    assertThatThrownBy(() -> verificador()).isInstanceOf(IllegalStateException.class);
+    assertThatThrownBy(() -> verificador(SO_LOJA)).isInstanceOf(IllegalStateException.class);
   }
 
-  static VerificadorDeAssinatura verificador(String... segredos) {
-    return new VerificadorDeAssinatura(propriedades(segredos));
+  static String segredoStandardDe32Bytes() {
+    byte[] chave = new byte[32];
+    for (int i = 0; i < chave.length; i++) {
+      chave[i] = (byte) (i * 7 + 3);
+    }
+    return "whsec_" + Base64.getEncoder().encodeToString(chave);
   }
 
-  static ReceptorProperties propriedades(String... segredos) {
+  /** Signs as a Standard Webhooks sender does: {@code v1,} base64 of HMAC(id.timestamp.body). */
+  static String standard(String segredo, String id, String instante, byte[] corpo) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(ChaveDeAssinatura.de(segredo), "HmacSHA256"));
+      mac.update((id + "." + instante + ".").getBytes(StandardCharsets.UTF_8));
+      return "v1," + Base64.getEncoder().encodeToString(mac.doFinal(corpo));
+    } catch (java.security.GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static Credencial loja(String assinatura) {
+    return new Credencial.Loja(assinatura);
+  }
+
+  static VerificadorDeAssinatura verificador(
+      ReceptorProperties.Assinatura assinatura, String... segredos) {
+    return new VerificadorDeAssinatura(propriedades(assinatura, segredos), RELOGIO);
+  }
+
+  static ReceptorProperties propriedades(
+      ReceptorProperties.Assinatura assinatura, String... segredos) {
     return new ReceptorProperties(
         List.of(segredos),
         DataSize.ofMegabytes(1),
         DataSize.ofMegabytes(128),
         200,
-        java.time.Duration.ofSeconds(5),
-        java.time.Duration.ofSeconds(5),
-        java.time.Duration.ofSeconds(10),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(5),
+        Duration.ofSeconds(10),
         new ReceptorProperties.Gravacao(
-            ReceptorProperties.Modo.GRUPO,
-            128,
-            2,
-            java.time.Duration.ZERO,
-            1000,
-            DataSize.ofMegabytes(64)));
+            ReceptorProperties.Modo.GRUPO, 128, 2, Duration.ZERO, 1000, DataSize.ofMegabytes(64)),
+        assinatura,
+        SEM_LIMITE);
   }
 }
