@@ -194,7 +194,18 @@ iniciar_postgres() {
     start >/dev/null
   sql "CREATE DATABASE pedidos" postgres >/dev/null
   sql "CREATE EXTENSION pg_stat_statements" >/dev/null
+  # As a deployment does (README, "Database roles"): the roles, then the migrations as the owner.
+  sql "$PAPEIS" postgres >/dev/null
+  env SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" \
+    SPRING_FLYWAY_USER=pedidos_dono \
+    "$JAVA" -jar "$TRABALHO/jars/aplicador-$VERSAO.jar" migrar >>"$TRABALHO/migracao.log" 2>&1 \
+    || falhar "migration failed (see $TRABALHO/migracao.log)"
 }
+
+# The system's roles; the server trusts local connections, so they need no password here.
+PAPEIS="CREATE ROLE pedidos_dono LOGIN; CREATE ROLE pedidos_receptor LOGIN;
+  CREATE ROLE pedidos_aplicador LOGIN; CREATE ROLE pedidos_publicador LOGIN REPLICATION;
+  ALTER DATABASE pedidos OWNER TO pedidos_dono"
 
 sql() { psql -h 127.0.0.1 -p "$PORTA_PG" -U postgres -d "${2:-pedidos}" -v ON_ERROR_STOP=1 -qAtc "$1"; }
 sql_arquivo() { psql -h 127.0.0.1 -p "$PORTA_PG" -U postgres -d pedidos -v ON_ERROR_STOP=1 -qAt -f "$1"; }
@@ -234,13 +245,13 @@ dormir() { sleep "$1"; }
 
 saudavel() { curl -sf "http://127.0.0.1:$1/actuator/health" 2>/dev/null | grep -q '"UP"'; }
 
-iniciar_servico() { # module port management [VAR=value...]
-  local modulo=$1 porta=$2 gestao=$3
-  shift 3
+iniciar_servico() { # module port management role [VAR=value...]
+  local modulo=$1 porta=$2 gestao=$3 papel=$4
+  shift 4
   log "$modulo on $porta ($*)"
   env SERVER_PORT="$porta" MANAGEMENT_SERVER_PORT="$gestao" \
     SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" \
-    SPRING_DATASOURCE_USERNAME=postgres SPRING_DATASOURCE_PASSWORD=postgres \
+    SPRING_DATASOURCE_USERNAME="$papel" SPRING_DATASOURCE_PASSWORD=local \
     SPRING_KAFKA_BOOTSTRAP_SERVERS="localhost:$PORTA_KAFKA" "$@" \
     "$JAVA" $OPCOES_JVM "-Xlog:gc:file=$TRABALHO/gc-$modulo-%p.log:time" \
     -jar "$TRABALHO/jars/$modulo-$VERSAO.jar" \
@@ -255,12 +266,13 @@ saudavel_ou_morto() { # management-port pid module
 }
 
 iniciar_receptor() {
-  iniciar_servico receptor "$PORTA_RECEPTOR" "$GESTAO_RECEPTOR" LOJA_WEBHOOK_SECRET="$SEGREDO"
+  iniciar_servico receptor "$PORTA_RECEPTOR" "$GESTAO_RECEPTOR" pedidos_receptor \
+    LOJA_WEBHOOK_SECRET="$SEGREDO"
   PID_RECEPTOR=$ULTIMO_PID
 }
 
 iniciar_relay() {
-  iniciar_servico publicador-outbox "$PORTA_RELAY" "$GESTAO_RELAY"
+  iniciar_servico publicador-outbox "$PORTA_RELAY" "$GESTAO_RELAY" pedidos_publicador
   PID_RELAY=$ULTIMO_PID
   esperar 60 "relay active" sh -c "curl -s http://127.0.0.1:$GESTAO_RELAY/actuator/health | grep -q ATIVO"
 }
@@ -269,7 +281,8 @@ iniciar_relay() {
 # its age is set to a day, so it runs its query every 5 s and finds nothing.
 APLICADOR_C=""
 iniciar_aplicador() { # concurrency
-  iniciar_servico aplicador "$PORTA_APLICADOR" "$GESTAO_APLICADOR" APLICADOR_CONCORRENCIA="$1" \
+  iniciar_servico aplicador "$PORTA_APLICADOR" "$GESTAO_APLICADOR" pedidos_aplicador \
+    APLICADOR_CONCORRENCIA="$1" \
     APLICADOR_VARREDURA_IDADE=1d
   PID_APLICADOR=$ULTIMO_PID
   APLICADOR_C=$1

@@ -24,6 +24,8 @@ PGBENCH_THREADS=${PGBENCH_THREADS:-2}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/receptor-bench.XXXXXX)}
 SEGREDO=segredo-do-benchmark-com-mais-de-32-bytes
 JAR="$RAIZ/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
+# The migration step runs from the applier's jar (README, "Database roles").
+JAR_MIGRACAO="$RAIZ/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
 PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55491}
 PORTA_BASE=${PORTA_BASE:-18480}
@@ -54,10 +56,10 @@ instalar_ferramentas() {
 }
 
 construir_jar() {
-  if [ ! -f "$JAR" ] || [ -n "${RECONSTRUIR:-}" ]; then
+  if [ ! -f "$JAR" ] || [ ! -f "$JAR_MIGRACAO" ] || [ -n "${RECONSTRUIR:-}" ]; then
     log "building $JAR"
-    (cd "$RAIZ" && { mvn -B -q -o -pl receptor -am package -DskipTests \
-      || mvn -B -q -pl receptor -am package -DskipTests; })
+    (cd "$RAIZ" && { mvn -B -q -o -pl receptor,aplicador -am package -DskipTests \
+      || mvn -B -q -pl receptor,aplicador -am package -DskipTests; })
   fi
 }
 
@@ -76,6 +78,13 @@ iniciar_postgres() {
         -c shared_buffers=512MB -c max_wal_size=8GB -c checkpoint_timeout=30min" \
     start >/dev/null
   sql "CREATE DATABASE pedidos" postgres >/dev/null
+  # As a deployment does: the roles (the server trusts local connections: no passwords), then the
+  # migrations as the owner; the receptor connects with its own role.
+  sql "CREATE ROLE pedidos_dono LOGIN; CREATE ROLE pedidos_receptor LOGIN;
+    CREATE ROLE pedidos_aplicador LOGIN; CREATE ROLE pedidos_publicador LOGIN REPLICATION;
+    ALTER DATABASE pedidos OWNER TO pedidos_dono" postgres >/dev/null
+  SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" SPRING_FLYWAY_USER=pedidos_dono \
+    "$JAVA" -jar "$JAR_MIGRACAO" migrar >"$TRABALHO/migracao.log" 2>&1
 }
 
 parar_postgres() {
@@ -93,7 +102,7 @@ iniciar_receptor() {
   PORTA_GESTAO[$modo]=$((PORTA_BASE + 2 * n + 1))
   log "receptor: mode $modo on ${PORTA_HTTP[$modo]} ($("$JAVA" -version 2>&1 | head -1))"
   SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" \
-  SPRING_DATASOURCE_USERNAME=postgres \
+  SPRING_DATASOURCE_USERNAME=pedidos_receptor SPRING_DATASOURCE_PASSWORD=local \
   LOJA_WEBHOOK_SECRET="$SEGREDO" \
   SERVER_PORT=${PORTA_HTTP[$modo]} MANAGEMENT_SERVER_PORT=${PORTA_GESTAO[$modo]} \
   RECEPTOR_GRAVACAO_MODO="$modo" \

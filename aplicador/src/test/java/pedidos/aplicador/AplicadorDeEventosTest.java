@@ -133,7 +133,7 @@ class AplicadorDeEventosTest extends ContextoDoAplicador {
     aplicador.aplicar(prefixo + "criado", ModoDeAplicacao.NORMAL);
     aplicador.aplicar(prefixo + "pago", ModoDeAplicacao.NORMAL);
     EstadoDoPedido correto = estado(pedido);
-    jdbc.sql("DELETE FROM pedidos WHERE id = ?").param(pedido).update();
+    comoAdministrador().sql("DELETE FROM pedidos WHERE id = ?").param(pedido).update();
 
     var reaplicado = aplicador.aplicar(prefixo + "criado", ModoDeAplicacao.FORCADO);
 

@@ -1,9 +1,12 @@
 package pedidos.aplicador;
 
 import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.infra.InfraDeTeste;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.PapelNoBanco;
 
 /**
  * One Spring context for every test class of the module, on the JVM's shared PostgreSQL and Kafka:
@@ -20,6 +23,14 @@ abstract class ContextoDoAplicador {
 
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro);
+    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
+  }
+
+  /**
+   * The database's administrator, for what the applier's role rightly cannot do and a test must:
+   * lose rows, as a restore from an old backup would.
+   */
+  static JdbcClient comoAdministrador() {
+    return JdbcClient.create(InfraLocal.compartilhada().postgres().dataSource());
   }
 }

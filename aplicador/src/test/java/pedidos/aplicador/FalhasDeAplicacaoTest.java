@@ -48,7 +48,9 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
 
   @BeforeEach
   void pedidosPresosFalhamNoBanco() {
-    jdbc.sql(
+    // As the administrator: the applier's role cannot create functions or triggers.
+    comoAdministrador()
+        .sql(
             """
             CREATE FUNCTION %1$s() RETURNS trigger LANGUAGE plpgsql AS $$
             BEGIN
@@ -62,7 +64,8 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
             """
                 .formatted(gatilho, p))
         .update();
-    jdbc.sql(
+    comoAdministrador()
+        .sql(
             "CREATE TRIGGER %1$s BEFORE INSERT OR UPDATE ON pedidos FOR EACH ROW EXECUTE FUNCTION %1$s()"
                 .formatted(gatilho))
         .update();
@@ -225,8 +228,8 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
   }
 
   private void removerGatilho() {
-    jdbc.sql("DROP TRIGGER IF EXISTS %1$s ON pedidos".formatted(gatilho)).update();
-    jdbc.sql("DROP FUNCTION IF EXISTS %1$s()".formatted(gatilho)).update();
+    comoAdministrador().sql("DROP TRIGGER IF EXISTS %1$s ON pedidos".formatted(gatilho)).update();
+    comoAdministrador().sql("DROP FUNCTION IF EXISTS %1$s()".formatted(gatilho)).update();
   }
 
   private long contar(String condicao) {

@@ -27,6 +27,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.dominio.Resultado;
 import pedidos.infra.InfraDeTeste;
+import pedidos.infra.PapelNoBanco;
 
 /**
  * The ops status page in a real headless browser (Debian's chromium): the page's script fetches the
@@ -42,7 +43,7 @@ class PaginaDeStatusTest {
 
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro);
+    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
   }
 
   @LocalServerPort int porta;

@@ -59,8 +59,12 @@ class ReplayTest extends ContextoDoAplicador {
     var outboxAntes = outbox();
 
     // a restore from an old backup: a slice of the orders and their facts are gone
-    jdbc.sql("DELETE FROM webhook_eventos WHERE recurso_id LIKE ?").param(p + "ord1%").update();
-    jdbc.sql("DELETE FROM pedidos WHERE id LIKE ?").param(p + "ord1%").update();
+    JdbcClient administrador = comoAdministrador();
+    administrador
+        .sql("DELETE FROM webhook_eventos WHERE recurso_id LIKE ?")
+        .param(p + "ord1%")
+        .update();
+    administrador.sql("DELETE FROM pedidos WHERE id LIKE ?").param(p + "ord1%").update();
     assertThat(pedidos()).isNotEqualTo(pedidosAntes);
 
     ResumoDoReplay resumo = replay.executar(OpcoesDeReplay.ler(List.of()), silencio());

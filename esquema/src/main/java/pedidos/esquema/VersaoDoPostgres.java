@@ -6,7 +6,6 @@ import java.sql.SQLException;
 import java.sql.Statement;
 import java.util.Optional;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 
 /**
  * The PostgreSQL versions this system supports: those supported upstream when it was released, each
@@ -26,12 +25,6 @@ public final class VersaoDoPostgres {
       "SELECT current_setting('server_version_num')::int, current_setting('server_version')";
 
   private VersaoDoPostgres() {}
-
-  /** For each service's Flyway at start: refuse an unsupported server, then migrate. */
-  public static void migrarSeSuportado(Flyway flyway) {
-    exigirSuportada(flyway.getConfiguration().getDataSource());
-    flyway.migrate();
-  }
 
   /**
    * @throws IllegalStateException naming the server's version and the supported range

@@ -33,6 +33,8 @@ class MigracoesTest {
   @BeforeAll
   static void infra() {
     postgres = InfraLocal.compartilhada().postgres();
+    // The grants name the services' roles, which the deployment creates before migrating.
+    postgres.prepararPapeis();
   }
 
   @Test

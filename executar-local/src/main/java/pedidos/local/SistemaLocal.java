@@ -16,6 +16,7 @@ import java.util.concurrent.CountDownLatch;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import pedidos.infra.InfraLocal;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.ServicoEmProcesso;
 import pedidos.simulador.Relatorio;
 import pedidos.simulador.Simulacao;
@@ -85,6 +86,8 @@ public final class SistemaLocal {
             .diretorioDoPostgres(opcoes.diretorio().resolve("postgres"))
             .comecarLimpo(opcoes.limpo())
             .iniciar();
+    // As a deployment does: the roles, then the migrations as the owner; services never migrate.
+    infra.postgres().prepararBanco();
     URI apiDaLoja = null;
     if (opcoes.demo()) {
       exigirLivre(opcoes.portaDaApiDaLoja(), "the simulated orders API port (LOJA_API_PORT)");
@@ -105,12 +108,14 @@ public final class SistemaLocal {
               .construir();
       apiDaLoja = simulacao.iniciarApi();
     }
-    ServicoEmProcesso relay = servico("publicador-outbox", opcoes.portaDoPublicador()).construir();
+    ServicoEmProcesso relay =
+        servico("publicador-outbox", opcoes.portaDoPublicador(), PapelNoBanco.PUBLICADOR)
+            .construir();
     ServicoEmProcesso receptor =
-        servico("receptor", opcoes.portaDoReceptor())
+        servico("receptor", opcoes.portaDoReceptor(), PapelNoBanco.RECEPTOR)
             .ambiente("LOJA_WEBHOOK_SECRET", opcoes.segredo())
             .construir();
-    var aplicador = servico("aplicador", opcoes.portaDoAplicador());
+    var aplicador = servico("aplicador", opcoes.portaDoAplicador(), PapelNoBanco.APLICADOR);
     if (apiDaLoja != null) {
       aplicador
           .ambiente("LOJA_API_URL", apiDaLoja.toString())
@@ -137,14 +142,14 @@ public final class SistemaLocal {
     servico.iniciar().aguardarSaude(PARTIDA);
   }
 
-  private ServicoEmProcesso.Builder servico(String modulo, int porta) {
+  private ServicoEmProcesso.Builder servico(String modulo, int porta, PapelNoBanco papel) {
     return ServicoEmProcesso.builder(modulo, jar(modulo))
         .arquivoDeLog(opcoes.diretorio().resolve("logs").resolve(modulo + ".log"))
         .portaDeGestao(porta + 1000)
         .ambiente("SERVER_PORT", String.valueOf(porta))
         .ambiente("SPRING_DATASOURCE_URL", infra.postgres().jdbcUrl())
-        .ambiente("SPRING_DATASOURCE_USERNAME", infra.postgres().usuario())
-        .ambiente("SPRING_DATASOURCE_PASSWORD", infra.postgres().senha())
+        .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
+        .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
         .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers());
   }
 

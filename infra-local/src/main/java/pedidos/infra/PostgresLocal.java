@@ -24,6 +24,7 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
+import org.flywaydb.core.Flyway;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -56,6 +57,37 @@ public final class PostgresLocal implements AutoCloseable {
   // and Spring still want one.
   private static final String USUARIO = "postgres";
   private static final String SENHA = "postgres";
+
+  private static final String CRIAR_PAPEL =
+      """
+      DO $$
+      BEGIN
+        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN
+          CREATE ROLE %s LOGIN %s PASSWORD '%s';
+        END IF;
+      END $$
+      """;
+
+  /** Tables, sequences and the publication a superuser created (an older version migrated so). */
+  private static final String ADOTAR_OBJETOS =
+      """
+      DO $$
+      DECLARE
+        objeto record;
+      BEGIN
+        FOR objeto IN
+          SELECT format('ALTER TABLE %%I OWNER TO %%I', c.relname, '%1$s') AS comando
+            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
+             AND pg_get_userbyid(c.relowner) <> '%1$s'
+          UNION ALL
+          SELECT format('ALTER PUBLICATION %%I OWNER TO %%I', pubname, '%1$s')
+            FROM pg_publication WHERE pg_get_userbyid(pubowner) <> '%1$s'
+        LOOP
+          EXECUTE objeto.comando;
+        END LOOP;
+      END $$
+      """;
 
   private final int porta;
   private final String versao;
@@ -184,6 +216,51 @@ public final class PostgresLocal implements AutoCloseable {
   /** Unpooled: each {@code getConnection()} opens a new connection; survives restarts. */
   public DataSource dataSource() {
     return dataSource;
+  }
+
+  /** Unpooled, connected as one of the system's roles (see {@link #prepararPapeis()}). */
+  public DataSource dataSource(PapelNoBanco papel) {
+    PGSimpleDataSource comPapel = new PGSimpleDataSource();
+    comPapel.setUrl(jdbcUrl());
+    comPapel.setUser(papel.nome());
+    comPapel.setPassword(papel.senhaLocal());
+    return comPapel;
+  }
+
+  /**
+   * What a deployment's administrator does once: the system's roles (the relay's with {@code
+   * REPLICATION}), and the owner role made owner of the database and of whatever an older version
+   * created there as a superuser. Idempotent.
+   */
+  public synchronized void prepararPapeis() {
+    try (Connection conexao = dataSource.getConnection();
+        Statement comando = conexao.createStatement()) {
+      for (PapelNoBanco papel : PapelNoBanco.values()) {
+        comando.execute(
+            CRIAR_PAPEL.formatted(
+                papel.nome(),
+                papel.nome(),
+                papel == PapelNoBanco.PUBLICADOR ? "REPLICATION" : "NOREPLICATION",
+                papel.senhaLocal()));
+      }
+      comando.execute("ALTER DATABASE " + banco + " OWNER TO " + PapelNoBanco.DONO.nome());
+      comando.execute(ADOTAR_OBJETOS.formatted(PapelNoBanco.DONO.nome()));
+    } catch (SQLException e) {
+      throw new IllegalStateException("could not create the system's roles", e);
+    }
+  }
+
+  /**
+   * The roles ({@link #prepararPapeis()}), then every migration on the classpath, run as the owner
+   * role: what a deployment's migration step does before the services start.
+   */
+  public synchronized void prepararBanco() {
+    prepararPapeis();
+    Flyway.configure()
+        .dataSource(jdbcUrl(), PapelNoBanco.DONO.nome(), PapelNoBanco.DONO.senhaLocal())
+        .locations("classpath:db/migration")
+        .load()
+        .migrate();
   }
 
   private EmbeddedPostgres.Builder configuracao() {

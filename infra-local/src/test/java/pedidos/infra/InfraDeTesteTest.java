@@ -10,16 +10,17 @@ import org.junit.jupiter.api.Test;
 class InfraDeTesteTest {
 
   @Test
-  void registraBancoEKafkaDaInfraCompartilhada() {
+  void registraBancoEKafkaDaInfraCompartilhadaComOPapelDoServico() {
     Map<String, Supplier<Object>> propriedades = new HashMap<>();
 
-    InfraDeTeste.registrar(propriedades::put);
+    InfraDeTeste.registrar(propriedades::put, PapelNoBanco.RECEPTOR);
 
     InfraLocal infra = InfraLocal.compartilhada();
     assertThat(propriedades.get("spring.datasource.url").get())
         .isEqualTo(infra.postgres().jdbcUrl());
-    assertThat(propriedades.get("spring.datasource.username").get()).isEqualTo("postgres");
-    assertThat(propriedades.get("spring.datasource.password").get()).isEqualTo("postgres");
+    assertThat(propriedades.get("spring.datasource.username").get()).isEqualTo("pedidos_receptor");
+    assertThat(propriedades.get("spring.datasource.password").get())
+        .isEqualTo(PapelNoBanco.RECEPTOR.senhaLocal());
     assertThat(propriedades.get("spring.kafka.bootstrap-servers").get())
         .isEqualTo(infra.kafka().bootstrapServers());
   }

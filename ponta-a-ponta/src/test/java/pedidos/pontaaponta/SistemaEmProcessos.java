@@ -18,6 +18,7 @@ import java.util.stream.Stream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import pedidos.infra.KafkaLocal;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ServicoEmProcesso;
 
@@ -47,21 +48,23 @@ final class SistemaEmProcessos implements AutoCloseable {
   SistemaEmProcessos(PostgresLocal postgres, String kafka, URI apiDaLoja, String tokenDaApi) {
     this.postgres = postgres;
     this.kafka = kafka;
+    // As a deployment does: the roles, then the migrations as the owner; services never migrate.
+    postgres.prepararBanco();
     this.receptor =
-        servico("receptor", "receptor")
+        servico("receptor", "receptor", PapelNoBanco.RECEPTOR)
             .ambiente("SERVER_PORT", String.valueOf(portaDoReceptor))
             .ambiente("LOJA_WEBHOOK_SECRET", SEGREDO)
             .construir();
     this.aplicador =
-        servico("aplicador", "aplicador")
+        servico("aplicador", "aplicador", PapelNoBanco.APLICADOR)
             .ambiente("LOJA_API_URL", apiDaLoja.toString())
             .ambiente("LOJA_API_TOKEN", tokenDaApi)
             .ambiente("LOJA_RECONCILIACAO_INTERVALO", "3s")
             .ambiente("APLICADOR_VARREDURA_IDADE", "4s")
             .ambiente("APLICADOR_VARREDURA_INTERVALO", "1s")
             .construir();
-    this.relay = servico("publicador-outbox", "relay").construir();
-    this.reserva = servico("publicador-outbox", "reserva").construir();
+    this.relay = servico("publicador-outbox", "relay", PapelNoBanco.PUBLICADOR).construir();
+    this.reserva = servico("publicador-outbox", "reserva", PapelNoBanco.PUBLICADOR).construir();
   }
 
   SistemaEmProcessos iniciar() {
@@ -161,7 +164,7 @@ final class SistemaEmProcessos implements AutoCloseable {
     Stream.of(receptor, aplicador, relay, reserva).forEach(ServicoEmProcesso::parar);
   }
 
-  private ServicoEmProcesso.Builder servico(String modulo, String nome) {
+  private ServicoEmProcesso.Builder servico(String modulo, String nome, PapelNoBanco papel) {
     Path jar =
         Path.of(
             "..",
@@ -181,8 +184,8 @@ final class SistemaEmProcessos implements AutoCloseable {
         .portaDeGestao(portaLivre())
         .ambiente("SERVER_PORT", String.valueOf(portaLivre()))
         .ambiente("SPRING_DATASOURCE_URL", postgres.jdbcUrl())
-        .ambiente("SPRING_DATASOURCE_USERNAME", postgres.usuario())
-        .ambiente("SPRING_DATASOURCE_PASSWORD", postgres.senha())
+        .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
+        .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
         .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka);
   }
 

@@ -14,7 +14,7 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
-import pedidos.esquema.VersaoDoPostgres;
+import pedidos.esquema.EsquemaNaPartida;
 
 /**
  * The relay: new inbox rows to {@code loja.eventos}, new outbox rows to {@code separacao.efeitos},
@@ -77,9 +77,12 @@ public class PublicadorApplication {
         fonte.determinePassword());
   }
 
-  /** An unsupported PostgreSQL is refused, by name, before anything runs on it. */
+  /**
+   * Never migrates (its role cannot): refuses an unsupported PostgreSQL or a schema that is not
+   * migrated, warns about a superuser.
+   */
   @Bean
-  FlywayMigrationStrategy migracaoEmPostgresSuportado() {
-    return VersaoDoPostgres::migrarSeSuportado;
+  FlywayMigrationStrategy esquemaVerificadoNaPartida() {
+    return EsquemaNaPartida::verificar;
   }
 }

@@ -11,7 +11,9 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
+import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /**
@@ -36,11 +38,12 @@ final class RelayDeTeste implements AutoCloseable {
   static Map<String, String> propriedades(String slot, String prefixo) {
     InfraLocal infra = InfraLocal.compartilhada();
     PostgresLocal postgres = infra.postgres();
+    InfraDeTeste.prepararUmaVez(postgres);
     Map<String, String> p = new LinkedHashMap<>();
     p.put("spring.main.banner-mode", "off");
     p.put("spring.datasource.url", postgres.jdbcUrl());
-    p.put("spring.datasource.username", postgres.usuario());
-    p.put("spring.datasource.password", postgres.senha());
+    p.put("spring.datasource.username", PapelNoBanco.PUBLICADOR.nome());
+    p.put("spring.datasource.password", PapelNoBanco.PUBLICADOR.senhaLocal());
     p.put("spring.kafka.bootstrap-servers", infra.kafka().bootstrapServers());
     p.put("publicador.slot", slot);
     p.put("publicador.prefixo", prefixo);

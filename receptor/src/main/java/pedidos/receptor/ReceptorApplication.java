@@ -6,7 +6,7 @@ import org.springframework.boot.autoconfigure.SpringBootApplication;
 import org.springframework.boot.context.properties.ConfigurationPropertiesScan;
 import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.context.annotation.Bean;
-import pedidos.esquema.VersaoDoPostgres;
+import pedidos.esquema.EsquemaNaPartida;
 
 /** The webhook receptor: verify the signature, store the event, answer. Nothing else. */
 @SpringBootApplication
@@ -22,9 +22,12 @@ public class ReceptorApplication {
     return Clock.systemUTC();
   }
 
-  /** An unsupported PostgreSQL is refused, by name, before anything runs on it. */
+  /**
+   * Never migrates (its role cannot): refuses an unsupported PostgreSQL or a schema that is not
+   * migrated, warns about a superuser.
+   */
   @Bean
-  FlywayMigrationStrategy migracaoEmPostgresSuportado() {
-    return VersaoDoPostgres::migrarSeSuportado;
+  FlywayMigrationStrategy esquemaVerificadoNaPartida() {
+    return EsquemaNaPartida::verificar;
   }
 }

@@ -6,6 +6,8 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import pedidos.infra.InfraDeTeste;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /**
@@ -23,6 +25,8 @@ final class BancoDeTeste {
     if (compartilhado == null) {
       PostgresLocal postgres = PostgresLocal.builder().fsync(false).iniciar();
       Runtime.getRuntime().addShutdownHook(new Thread(postgres::close, "receptor-pg-shutdown"));
+      // As a deployment does before the receptor starts: roles, then migrations as the owner.
+      InfraDeTeste.prepararUmaVez(postgres);
       compartilhado = postgres;
     }
     return compartilhado;
@@ -32,10 +36,14 @@ final class BancoDeTeste {
     registrar(registro, compartilhado());
   }
 
+  /**
+   * As the receptor's own role, on a database prepared as a deployment does (roles, migrations).
+   */
   static void registrar(DynamicPropertyRegistry registro, PostgresLocal postgres) {
+    InfraDeTeste.prepararUmaVez(postgres);
     registro.add("spring.datasource.url", postgres::jdbcUrl);
-    registro.add("spring.datasource.username", postgres::usuario);
-    registro.add("spring.datasource.password", postgres::senha);
+    registro.add("spring.datasource.username", PapelNoBanco.RECEPTOR::nome);
+    registro.add("spring.datasource.password", PapelNoBanco.RECEPTOR::senhaLocal);
   }
 
   static long contar(PostgresLocal postgres, String sql, Object... parametros) {

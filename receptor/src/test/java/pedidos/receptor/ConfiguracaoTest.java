@@ -5,13 +5,17 @@ import static org.assertj.core.api.Assertions.catchThrowable;
 
 import java.time.Duration;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.context.properties.EnableConfigurationProperties;
 import org.springframework.boot.test.context.runner.ApplicationContextRunner;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.util.unit.DataSize;
 import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /** The module's one configuration record: defaults, secrets, and refusing to start without one. */
@@ -153,13 +157,49 @@ class ConfiguracaoTest {
                     .web(WebApplicationType.NONE)
                     .run(
                         "--spring.datasource.url=" + postgres.jdbcUrl(),
-                        "--spring.datasource.username=" + postgres.usuario(),
-                        "--spring.datasource.password=" + postgres.senha(),
+                        "--spring.datasource.username=" + PapelNoBanco.RECEPTOR.nome(),
+                        "--spring.datasource.password=" + PapelNoBanco.RECEPTOR.senhaLocal(),
                         "--LOJA_WEBHOOK_SECRET=")
                     .close());
 
     assertThat(falha).isNotNull();
     assertThat(falha).rootCause().hasMessageContaining("LOJA_WEBHOOK_SECRET");
+  }
+
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void conectadoComoSuperusuarioAvisaNaPartida(CapturedOutput saida) {
+    PostgresLocal postgres = BancoDeTeste.compartilhado();
+
+    new SpringApplicationBuilder(ReceptorApplication.class)
+        .web(WebApplicationType.NONE)
+        .run(
+            "--spring.datasource.url=" + postgres.jdbcUrl(),
+            "--spring.datasource.username=" + postgres.usuario(),
+            "--spring.datasource.password=" + postgres.senha(),
+            "--LOJA_WEBHOOK_SECRET=" + Entregas.SEGREDO)
+        .close();
+
+    assertThat(saida.getOut())
+        .contains("WARN")
+        .contains("connected to PostgreSQL as " + postgres.usuario() + ", a superuser");
+  }
+
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void comOProprioPapelNaoAvisa(CapturedOutput saida) {
+    PostgresLocal postgres = BancoDeTeste.compartilhado();
+
+    new SpringApplicationBuilder(ReceptorApplication.class)
+        .web(WebApplicationType.NONE)
+        .run(
+            "--spring.datasource.url=" + postgres.jdbcUrl(),
+            "--spring.datasource.username=" + PapelNoBanco.RECEPTOR.nome(),
+            "--spring.datasource.password=" + PapelNoBanco.RECEPTOR.senhaLocal(),
+            "--LOJA_WEBHOOK_SECRET=" + Entregas.SEGREDO)
+        .close();
+
+    assertThat(saida.getOut()).doesNotContain("a superuser");
   }
 
   @Configuration(proxyBeanMethods = false)

@@ -29,6 +29,7 @@ import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
 import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /**
@@ -52,8 +53,8 @@ class EnvelopeDeEntradaProperties {
         new SpringApplicationBuilder(ReceptorApplication.class)
             .run(
                 "--spring.datasource.url=" + postgres.jdbcUrl(),
-                "--spring.datasource.username=" + postgres.usuario(),
-                "--spring.datasource.password=" + postgres.senha(),
+                "--spring.datasource.username=" + PapelNoBanco.RECEPTOR.nome(),
+                "--spring.datasource.password=" + PapelNoBanco.RECEPTOR.senhaLocal(),
                 "--receptor.segredos=" + Entregas.SEGREDOS,
                 "--server.port=0",
                 "--management.server.port=0");

@@ -22,6 +22,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /**
@@ -48,8 +49,8 @@ class LimitesDeMemoriaTest {
         new SpringApplicationBuilder(ReceptorApplication.class)
             .run(
                 "--spring.datasource.url=" + postgres.jdbcUrl(),
-                "--spring.datasource.username=" + postgres.usuario(),
-                "--spring.datasource.password=" + postgres.senha(),
+                "--spring.datasource.username=" + PapelNoBanco.RECEPTOR.nome(),
+                "--spring.datasource.password=" + PapelNoBanco.RECEPTOR.senhaLocal(),
                 "--receptor.segredos=" + Entregas.SEGREDOS,
                 "--receptor.tamanho-maximo-do-corpo=" + CORPO_MAXIMO + "B",
                 "--receptor.corpos-em-memoria=" + EM_MEMORIA + "B",

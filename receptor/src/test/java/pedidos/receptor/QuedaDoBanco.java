@@ -21,6 +21,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.annotation.DirtiesContext;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /**
@@ -54,6 +55,7 @@ abstract class QuedaDoBanco {
   static void iniciarBanco() throws IOException {
     dados = Files.createTempDirectory("receptor-queda-do-banco-");
     postgres = PostgresLocal.builder().diretorioDeDados(dados).fsync(false).iniciar();
+    postgres.prepararBanco();
   }
 
   @AfterAll
@@ -68,8 +70,8 @@ abstract class QuedaDoBanco {
   @DynamicPropertySource
   static void banco(DynamicPropertyRegistry registro) {
     registro.add("spring.datasource.url", () -> postgres.jdbcUrl());
-    registro.add("spring.datasource.username", () -> postgres.usuario());
-    registro.add("spring.datasource.password", () -> postgres.senha());
+    registro.add("spring.datasource.username", PapelNoBanco.RECEPTOR::nome);
+    registro.add("spring.datasource.password", PapelNoBanco.RECEPTOR::senhaLocal);
   }
 
   @LocalServerPort int porta;

@@ -20,6 +20,7 @@ import net.jqwik.api.lifecycle.BeforeContainer;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
+import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 
 /**
@@ -42,8 +43,8 @@ class ReceptorFuzzProperties {
         new SpringApplicationBuilder(ReceptorApplication.class)
             .run(
                 "--spring.datasource.url=" + postgres.jdbcUrl(),
-                "--spring.datasource.username=" + postgres.usuario(),
-                "--spring.datasource.password=" + postgres.senha(),
+                "--spring.datasource.username=" + PapelNoBanco.RECEPTOR.nome(),
+                "--spring.datasource.password=" + PapelNoBanco.RECEPTOR.senhaLocal(),
                 "--receptor.segredos=" + Entregas.SEGREDOS,
                 // Small enough that random bodies sometimes cross it.
                 "--receptor.tamanho-maximo-do-corpo=2KB",

@@ -14,6 +14,8 @@ record BancoDeTeste(String url, String usuario, String senha) {
 
   static BancoDeTeste novo() {
     PostgresLocal postgres = InfraLocal.compartilhada().postgres();
+    // The migrations grant to the services' roles, which must exist in the cluster.
+    postgres.prepararPapeis();
     String nome = "simulador_" + UUID.randomUUID().toString().replace("-", "");
     try (Connection conexao =
             DriverManager.getConnection(postgres.jdbcUrl(), postgres.usuario(), postgres.senha());

@@ -1,0 +1,148 @@
+package pedidos.esquema;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatCode;
+
+import java.sql.Connection;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.util.UUID;
+import javax.sql.DataSource;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import pedidos.infra.InfraDeTeste;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.PapelNoBanco;
+import pedidos.infra.PostgresLocal;
+
+/** Each service's role can do what the service does, and nothing the others do. */
+@Tag("todas-as-versoes-do-postgres")
+class PrivilegiosTest {
+
+  private static final String SEM_PRIVILEGIO = "42501";
+
+  private static PostgresLocal postgres;
+  private final String id = "priv_" + UUID.randomUUID();
+
+  @BeforeAll
+  static void infra() {
+    postgres = InfraLocal.compartilhada().postgres();
+    InfraDeTeste.prepararUmaVez(postgres);
+  }
+
+  @Test
+  void oReceptorSoGuardaEventosEQuarentena() {
+    DataSource receptor = postgres.dataSource(PapelNoBanco.RECEPTOR);
+    assertThatCode(
+            () ->
+                executar(
+                    receptor,
+                    "INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)"
+                        + " VALUES ('"
+                        + id
+                        + "', 'ord', 'order.paid', '{}')",
+                    "SELECT count(*) FROM webhook_eventos",
+                    "INSERT INTO webhook_quarentena (corpo, motivo) VALUES (convert_to('"
+                        + id
+                        + "', 'UTF8'), 'teste')"))
+        .doesNotThrowAnyException();
+
+    assertThat(estado(receptor, "SELECT * FROM pedidos")).isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(receptor, "INSERT INTO outbox (pedido_id, efeito) VALUES ('x', 'y')"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(receptor, "UPDATE webhook_eventos SET resultado = 'x'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(receptor, "SELECT * FROM publicador_offsets")).isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(receptor, "CREATE TABLE intrusa (id int)")).isEqualTo(SEM_PRIVILEGIO);
+    // A superuser's COPY ... TO PROGRAM is a shell on the database host.
+    assertThat(estado(receptor, "COPY (SELECT 1) TO PROGRAM 'true'")).isEqualTo(SEM_PRIVILEGIO);
+  }
+
+  @Test
+  void oPublicadorLeOsCapturadosEMarcaSoOEnvio() {
+    DataSource publicador = postgres.dataSource(PapelNoBanco.PUBLICADOR);
+    assertThatCode(
+            () ->
+                executar(
+                    publicador,
+                    "SELECT count(*) FROM webhook_eventos",
+                    "UPDATE outbox SET enviado_em = enviado_em WHERE pedido_id = 'nenhum'",
+                    "SELECT count(*) FROM publicador_offsets"))
+        .doesNotThrowAnyException();
+
+    assertThat(estado(publicador, "UPDATE outbox SET efeito = 'x' WHERE pedido_id = 'nenhum'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(publicador, "SELECT * FROM pedidos")).isEqualTo(SEM_PRIVILEGIO);
+    assertThat(
+            estado(
+                publicador,
+                "INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)"
+                    + " VALUES ('x', 'x', 'x', '{}')"))
+        .isEqualTo(SEM_PRIVILEGIO);
+  }
+
+  @Test
+  void oAplicadorNaoApagaNemMexeNoRelay() {
+    DataSource aplicador = postgres.dataSource(PapelNoBanco.APLICADOR);
+    assertThatCode(
+            () ->
+                executar(
+                    aplicador,
+                    "SELECT count(*) FROM pedidos",
+                    "SELECT count(*) FROM webhook_quarentena",
+                    "UPDATE cursores SET valor = valor WHERE nome = 'nenhum'"))
+        .doesNotThrowAnyException();
+
+    assertThat(estado(aplicador, "DELETE FROM webhook_eventos WHERE evento_id = 'nenhum'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "DELETE FROM outbox WHERE pedido_id = 'nenhum'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "SELECT * FROM publicador_offsets")).isEqualTo(SEM_PRIVILEGIO);
+  }
+
+  @Test
+  void soOPublicadorReplicaENenhumServicoEhSuperusuarioNemDono() throws SQLException {
+    try (Connection conexao = postgres.dataSource().getConnection();
+        Statement consulta = conexao.createStatement();
+        var linhas =
+            consulta.executeQuery(
+                "SELECT rolname, rolsuper, rolreplication, rolcreaterole, rolcreatedb"
+                    + " FROM pg_roles WHERE rolname LIKE 'pedidos\\_%' ORDER BY rolname")) {
+      int papeis = 0;
+      while (linhas.next()) {
+        papeis++;
+        String nome = linhas.getString(1);
+        assertThat(linhas.getBoolean(2)).as("%s superuser", nome).isFalse();
+        assertThat(linhas.getBoolean(3))
+            .as("%s replication", nome)
+            .isEqualTo(nome.equals(PapelNoBanco.PUBLICADOR.nome()));
+        assertThat(linhas.getBoolean(4)).as("%s createrole", nome).isFalse();
+        assertThat(linhas.getBoolean(5)).as("%s createdb", nome).isFalse();
+      }
+      assertThat(papeis).isEqualTo(PapelNoBanco.values().length);
+    }
+    assertThat(EsquemaNaPartida.avisarSeSuperusuario(postgres.dataSource(PapelNoBanco.RECEPTOR)))
+        .isFalse();
+    assertThat(EsquemaNaPartida.avisarSeSuperusuario(postgres.dataSource())).isTrue();
+  }
+
+  private static void executar(DataSource dataSource, String... comandos) throws SQLException {
+    try (Connection conexao = dataSource.getConnection();
+        Statement comando = conexao.createStatement()) {
+      for (String sql : comandos) {
+        comando.execute(sql);
+      }
+    }
+  }
+
+  /** The SQLState the statement fails with, or null when it succeeds. */
+  private static String estado(DataSource dataSource, String sql) {
+    try {
+      executar(dataSource, sql);
+      return null;
+    } catch (SQLException e) {
+      return e.getSQLState();
+    }
+  }
+}
