@@ -68,13 +68,20 @@ final class SistemaEmProcessos implements AutoCloseable {
   }
 
   SistemaEmProcessos iniciar() {
-    // The relay first: its slot must exist before traffic (snapshot.mode=no_data); the sweep
-    // would still catch what it missed, but the test wants the Kafka path exercised.
-    relay.iniciar();
-    relay.aguardarSaude(PARTIDA);
-    List.of(reserva, receptor, aplicador).forEach(ServicoEmProcesso::iniciar);
-    List.of(reserva, receptor, aplicador).forEach(servico -> servico.aguardarSaude(PARTIDA));
-    return this;
+    try {
+      // The relay first: its slot must exist before traffic (snapshot.mode=no_data); the sweep
+      // would still catch what it missed, but the test wants the Kafka path exercised.
+      relay.iniciar();
+      relay.aguardarSaude(PARTIDA);
+      List.of(reserva, receptor, aplicador).forEach(ServicoEmProcesso::iniciar);
+      List.of(reserva, receptor, aplicador).forEach(servico -> servico.aguardarSaude(PARTIDA));
+      return this;
+    } catch (RuntimeException e) {
+      // The caller never gets the system to close: one service that fails to start must not
+      // leave the others running after the test JVM.
+      close();
+      throw e;
+    }
   }
 
   URI urlDoReceptor() {
