@@ -98,9 +98,6 @@ public final class KafkaLocal implements AutoCloseable {
       propriedades.put("share.coordinator.state.topic.min.isr", "1");
       // The default 3 s delay only helps groups of many members joining at once.
       propriedades.put("group.initial.rebalance.delay.ms", "0");
-      // As deployed (compose): topics come only from the services, with their sizes; a broker that
-      // lost its data must not hand a client a topic with its own defaults.
-      propriedades.put("auto.create.topics.enable", "false");
       propriedades.put("unstable.api.versions.enable", "false");
       propriedades.put("unstable.feature.versions.enable", "false");
     }
