@@ -142,7 +142,7 @@ class PipelineDePontaAPontaTest {
   }
 
   @Test
-  @Order(4)
+  @Order(5)
   void kafkaForaDoArAVarreduraAplicaEDepoisTudoEPublicado() throws Exception {
     kafka.close();
     try (Simulacao simulacao = simulacao("semkafka", 4, 100, 100)) {
@@ -167,14 +167,16 @@ class PipelineDePontaAPontaTest {
    * every one it stored within {@link #PRAZO_POR_EVENTO}; and every plain event is applied within
    * {@link #PRAZO_POR_EVENTO} of its 200, through Kafka: the sweep applies none of them (were the
    * relay or the listener stuck on an extreme record, the sweep would be what applied it, after
-   * {@code APLICADOR_VARREDURA_IDADE}). Last: a relay stuck on a record cannot spoil the other
-   * scenarios, and the envelope must still hold on a system that has been through them (Kafka
-   * restarted empty included). It fails with one line per body (its shape, the answer, the stored
-   * jsonb text's size, how it was settled and, if the relay dead-lettered it, why) so the cause
-   * shows.
+   * {@code APLICADOR_VARREDURA_IDADE}). After the relay and applier scenarios, before Kafka's: the
+   * embedded broker creates topics on a client's first request, so once it has been restarted empty
+   * its topics may have the broker's 1 MiB default until the relay's next restart raises them
+   * (MortosTest shows that healing; a deployed broker does not auto-create topics), which would
+   * race this test against the sweep. It fails with one line per body (its shape, the answer, the
+   * stored jsonb text's size, how it was settled and, if the relay dead-lettered it, why) so the
+   * cause shows.
    */
   @Test
-  @Order(5)
+  @Order(4)
   void corposExtremosNaoAtrasamOsEventosComunsQueOsSeguem() throws Exception {
     await()
         .atMost(ESPERA)

@@ -204,15 +204,7 @@ final class SistemaEmProcessos implements AutoCloseable {
     }
   }
 
-  /**
-   * As deployed (compose): the broker never creates a topic by itself, so after it lost its data
-   * (the Kafka scenario restarts it empty) the topics come back only from the relay, with their
-   * partitions and sizes, not with the broker's defaults on a client's first request.
-   */
   static KafkaLocal kafkaNaPorta(int porta) {
-    return KafkaLocal.builder()
-        .porta(porta)
-        .propriedade("auto.create.topics.enable", "false")
-        .iniciar();
+    return KafkaLocal.builder().porta(porta).iniciar();
   }
 }
