@@ -6,9 +6,11 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
@@ -70,6 +72,11 @@ final class SistemaEmProcessos implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + portaDoReceptor);
   }
 
+  /** The operators' credentials every service of the test gets (the aplicador requires them). */
+  static final String USUARIO_DE_OPS = "ops";
+
+  static final String SENHA_DE_OPS = "senha-de-ops-ponta-a-ponta";
+
   /** What the relay's health says about its role: {@code ATIVO}, {@code RESERVA}... */
   static Optional<String> papel(ServicoEmProcesso relay) {
     if (!relay.vivo()) {
@@ -82,6 +89,14 @@ final class SistemaEmProcessos implements AutoCloseable {
                   HttpRequest.newBuilder(
                           URI.create(
                               "http://127.0.0.1:" + relay.portaDeGestao() + "/actuator/health"))
+                      // The role is a detail: operators only.
+                      .header(
+                          "Authorization",
+                          "Basic "
+                              + Base64.getEncoder()
+                                  .encodeToString(
+                                      (USUARIO_DE_OPS + ":" + SENHA_DE_OPS)
+                                          .getBytes(StandardCharsets.UTF_8)))
                       .timeout(Duration.ofSeconds(2))
                       .build(),
                   HttpResponse.BodyHandlers.ofString())
@@ -125,7 +140,9 @@ final class SistemaEmProcessos implements AutoCloseable {
         .ambiente("SPRING_DATASOURCE_URL", postgres.jdbcUrl())
         .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
         .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
-        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka);
+        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka)
+        .ambiente("PEDIDOS_OPS_USUARIO", USUARIO_DE_OPS)
+        .ambiente("PEDIDOS_OPS_SENHA", SENHA_DE_OPS);
   }
 
   static int portaLivre() {
