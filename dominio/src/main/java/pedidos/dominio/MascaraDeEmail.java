@@ -16,13 +16,20 @@ public final class MascaraDeEmail {
   /** What replaces whatever cannot be shown at all. */
   public static final String OCULTO = "***";
 
+  /** What ends a word in free text: whitespace, quotes, brackets, separators, and the @ itself. */
+  private static final String DELIMITADORES = "\\s@\"'`<>()\\[\\]{},;:\\\\/=";
+
+  private static final String PALAVRA = "[^" + DELIMITADORES + "]";
+
   /**
    * Something shaped like an address inside free text (an exception's message, a quoted payload): a
    * run of characters that cannot delimit a JSON string, a log field or a list, an {@code @}, and
    * another such run. Loose on purpose: masking a non-address costs nothing, missing one leaks it.
+   * A match starts only where a word starts and never backtracks (possessive), so a long text costs
+   * one pass: otherwise each position of a long word would scan to its end again (quadratic).
    */
   private static final Pattern NO_TEXTO =
-      Pattern.compile("[^\\s@\"'`<>()\\[\\]{},;:\\\\/=]+@[^\\s@\"'`<>()\\[\\]{},;:\\\\/=]*");
+      Pattern.compile("(?<!" + PALAVRA + ")" + PALAVRA + "++@" + PALAVRA + "*+");
 
   private MascaraDeEmail() {}
 

@@ -1,9 +1,11 @@
 package pedidos.dominio;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
+import java.time.Duration;
 import org.junit.jupiter.api.Test;
 
 class MascaraDeEmailTest {
@@ -59,6 +61,20 @@ class MascaraDeEmailTest {
         .isEqualTo("instante invalido: 2026-13-01");
     // Replacement text is literal: a $ in the domain does not break the regex replacement.
     assertThat(MascaraDeEmail.mascararNoTexto("x$1@a$b.c")).isEqualTo("x***@a$b.c");
+  }
+
+  @Test
+  void textoLongoCustaUmaPassada() {
+    // A megabyte-long word with an @ only at its end: a pattern that retried from every position
+    // would take minutes here (quadratic); one pass takes milliseconds.
+    String palavra = "x".repeat(1_000_000);
+    String texto = "payload " + palavra + " and " + palavra + "@example.com end";
+
+    String mascarado =
+        assertTimeoutPreemptively(
+            Duration.ofSeconds(5), () -> MascaraDeEmail.mascararNoTexto(texto));
+
+    assertThat(mascarado).endsWith(" and x***@example.com end").startsWith("payload xxx");
   }
 
   @Test
