@@ -17,8 +17,11 @@ RUN apt-get update \
  && useradd --system --uid 10001 --no-create-home servico
 COPY --from=construcao /app.jar /app/app.jar
 USER 10001
+# The actuator stays on 127.0.0.1, where the HEALTHCHECK below asks it. To let Prometheus scrape
+# it from another container, set MANAGEMENT_SERVER_ADDRESS=0.0.0.0; every endpoint but the health
+# status then still needs the operators' login (PEDIDOS_OPS_USUARIO / PEDIDOS_OPS_SENHA).
 ENV MANAGEMENT_SERVER_PORT=9000 \
-    MANAGEMENT_SERVER_ADDRESS=0.0.0.0 \
+    MANAGEMENT_SERVER_ADDRESS=127.0.0.1 \
     SERVER_PORT=8080
 EXPOSE 8080 9000
 HEALTHCHECK --interval=10s --timeout=3s --start-period=60s --retries=3 \

@@ -243,6 +243,10 @@ esperar_cada() { # interval seconds what command...: for polls that cost the dat
 # fork-free sleep: bash 5.2 crashed running the exit trap from inside it.)
 dormir() { sleep "$1"; }
 
+# The operators' login of every service: the actuator beyond health status needs it.
+OPS_USUARIO=bancada
+OPS_SENHA=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
+
 saudavel() { curl -sf "http://127.0.0.1:$1/actuator/health" 2>/dev/null | grep -q '"UP"'; }
 
 iniciar_servico() { # module port management role [VAR=value...]
@@ -252,7 +256,8 @@ iniciar_servico() { # module port management role [VAR=value...]
   env SERVER_PORT="$porta" MANAGEMENT_SERVER_PORT="$gestao" \
     SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" \
     SPRING_DATASOURCE_USERNAME="$papel" SPRING_DATASOURCE_PASSWORD=local \
-    SPRING_KAFKA_BOOTSTRAP_SERVERS="localhost:$PORTA_KAFKA" "$@" \
+    SPRING_KAFKA_BOOTSTRAP_SERVERS="localhost:$PORTA_KAFKA" \
+    PEDIDOS_OPS_USUARIO="$OPS_USUARIO" PEDIDOS_OPS_SENHA="$OPS_SENHA" "$@" \
     "$JAVA" $OPCOES_JVM "-Xlog:gc:file=$TRABALHO/gc-$modulo-%p.log:time" \
     -jar "$TRABALHO/jars/$modulo-$VERSAO.jar" \
     >>"$TRABALHO/$modulo.log" 2>&1 &
@@ -274,7 +279,7 @@ iniciar_receptor() {
 iniciar_relay() {
   iniciar_servico publicador-outbox "$PORTA_RELAY" "$GESTAO_RELAY" pedidos_publicador
   PID_RELAY=$ULTIMO_PID
-  esperar 60 "relay active" sh -c "curl -s http://127.0.0.1:$GESTAO_RELAY/actuator/health | grep -q ATIVO"
+  esperar 60 "relay active" sh -c "curl -s -u '$OPS_USUARIO:$OPS_SENHA' http://127.0.0.1:$GESTAO_RELAY/actuator/health | grep -q ATIVO"
 }
 
 # The sweep would apply the pending rows pgbench needs (and help the listener drain its backlog):
@@ -291,7 +296,7 @@ iniciar_aplicador() { # concurrency
 # ---------------------------------------------------------------------------------------------
 # Measuring: Prometheus counters, CPU per process, events of the benchmark's shape
 # ---------------------------------------------------------------------------------------------
-raspar() { curl -s "http://127.0.0.1:$1/actuator/prometheus"; } # management-port
+raspar() { curl -s -u "$OPS_USUARIO:$OPS_SENHA" "http://127.0.0.1:$1/actuator/prometheus"; } # management-port
 somar() { # name [label filter] [printf format]: sum of the matching series of a scrape on stdin
   awk -v nome="$1" -v filtro="${2:-}" -v formato="${3:-%.0f}" '
     ($1 == nome || index($1, nome "{") == 1) && (filtro == "" || index($1, filtro) > 0) { s += $NF }
@@ -321,7 +326,7 @@ publicadas() { metrica "$GESTAO_RELAY" publicador_linhas_publicadas_total "tabel
 
 # A latency histogram (all its series summed), one "le count" line per bucket.
 histograma() { # management-port metric
-  curl -s "http://127.0.0.1:$1/actuator/prometheus" \
+  curl -s -u "$OPS_USUARIO:$OPS_SENHA" "http://127.0.0.1:$1/actuator/prometheus" \
     | awk -v nome="$2_bucket" 'index($1, nome "{") == 1 {
              match($0, /le="[^"]+"/); le = substr($0, RSTART + 4, RLENGTH - 5); c[le] += $NF }
            END { for (l in c) print l, c[l] }'

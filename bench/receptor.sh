@@ -96,6 +96,9 @@ sql() { psql -h 127.0.0.1 -p "$PORTA_PG" -U postgres -d "${2:-pedidos}" -qAtc "$
 # One receptor per mode, all started up front on their own ports (an idle JVM costs nothing), so the
 # runs of every mode and pgbench can be interleaved and share whatever else the machine is doing.
 declare -A PORTA_HTTP PORTA_GESTAO PID_RECEPTOR
+# The operators' login: Prometheus needs it.
+OPS_USUARIO=bancada
+OPS_SENHA=$(od -An -N16 -tx1 /dev/urandom | tr -d ' \n')
 iniciar_receptor() {
   local modo=$1 n=$2
   PORTA_HTTP[$modo]=$((PORTA_BASE + 2 * n))
@@ -103,7 +106,7 @@ iniciar_receptor() {
   log "receptor: mode $modo on ${PORTA_HTTP[$modo]} ($("$JAVA" -version 2>&1 | head -1))"
   SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" \
   SPRING_DATASOURCE_USERNAME=pedidos_receptor SPRING_DATASOURCE_PASSWORD=local \
-  LOJA_WEBHOOK_SECRET="$SEGREDO" \
+  LOJA_WEBHOOK_SECRET="$SEGREDO" PEDIDOS_OPS_USUARIO="$OPS_USUARIO" PEDIDOS_OPS_SENHA="$OPS_SENHA" \
   SERVER_PORT=${PORTA_HTTP[$modo]} MANAGEMENT_SERVER_PORT=${PORTA_GESTAO[$modo]} \
   RECEPTOR_GRAVACAO_MODO="$modo" \
     "$JAVA" -Xms1g -Xmx1g -jar "$JAR" >"$TRABALHO/receptor-$modo.log" 2>&1 &
@@ -147,7 +150,7 @@ em_ms() {
 }
 
 metrica() { # modo serie: soma de uma série Prometheus
-  curl -s "http://127.0.0.1:${PORTA_GESTAO[$1]}/actuator/prometheus" \
+  curl -s -u "$OPS_USUARIO:$OPS_SENHA" "http://127.0.0.1:${PORTA_GESTAO[$1]}/actuator/prometheus" \
     | awk -v nome="$2" '$1 == nome || index($1, nome "{") == 1 { s += $NF } END { printf "%.0f", s }'
 }
 

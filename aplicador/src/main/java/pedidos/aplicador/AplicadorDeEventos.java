@@ -20,6 +20,7 @@ import pedidos.dominio.Efeito;
 import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.Fato;
 import pedidos.dominio.Interpretacao;
+import pedidos.dominio.MascaraDeEmail;
 import pedidos.dominio.Resultado;
 import pedidos.dominio.Status;
 
@@ -208,7 +209,8 @@ class AplicadorDeEventos {
           eventoId,
           pedidoId,
           semFato.resultado().codigo(),
-          semFato.motivo());
+          // The reason may quote the field it could not read: an email.
+          MascaraDeEmail.mascararNoTexto(semFato.motivo()));
       return Optional.of(new EventoAplicado(eventoId, pedidoId, semFato.resultado(), List.of()));
     }
     return Optional.of(aplicarFato(pedidoId, (Fato) interpretacao, pedido));

@@ -21,6 +21,8 @@ import org.springframework.validation.annotation.Validated;
  *     goes to the dead-letter topic; transient failures are retried without limit
  * @param esperaMaximaEntreTentativas the ceiling of the back-off between retries
  * @param tarefasPeriodicas whether the sweep and reconciliation run (off for the replay command)
+ * @param ops who may read the status page, its JSON and the actuator beyond health status
+ * @param painel how the status page's queries run
  */
 @Validated
 @ConfigurationProperties("aplicador")
@@ -34,7 +36,40 @@ record AplicadorProperties(
     @DefaultValue("30s") @NotNull Duration esperaMaximaEntreTentativas,
     @DefaultValue("true") boolean tarefasPeriodicas,
     @DefaultValue @Valid Varredura varredura,
-    @DefaultValue @Valid Reconciliacao reconciliacao) {
+    @DefaultValue @Valid Reconciliacao reconciliacao,
+    @DefaultValue Ops ops,
+    @DefaultValue @Valid Painel painel) {
+
+  /**
+   * The operators' credentials ({@code PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Checked
+   * when the web server starts ({@link SegurancaDasOperacoes}), not here: the replay command runs
+   * without a web server and needs none.
+   *
+   * @param usuario the user name for HTTP Basic
+   * @param senha at least 16 characters; held only hashed once the service has started
+   */
+  record Ops(@DefaultValue("") String usuario, @DefaultValue("") String senha) {
+
+    @Override
+    public String toString() {
+      // A record prints every field; a failed start or a debug log must never print the password.
+      return "Ops[usuario=" + usuario + ", senha=(hidden)]";
+    }
+  }
+
+  /**
+   * The status page's queries: on a pool of their own, so a flood of page loads never takes a
+   * connection an apply needs, and cached, so it causes at most one round of queries per period.
+   *
+   * @param cache how long one round of queries serves every page load
+   * @param conexoes connections of the panel's own pool
+   * @param tempoLimite statement timeout of those connections; a slow query fails the page, never
+   *     holds a connection for long
+   */
+  record Painel(
+      @DefaultValue("5s") @NotNull Duration cache,
+      @DefaultValue("2") @Min(1) int conexoes,
+      @DefaultValue("5s") @NotNull Duration tempoLimite) {}
 
   /**
    * @param idade events pending longer than this are applied from the inbox, without Kafka

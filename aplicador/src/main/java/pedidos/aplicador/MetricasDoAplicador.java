@@ -65,4 +65,9 @@ class MetricasDoAplicador {
   void falhaNaVarredura() {
     registro.counter("aplicador.varredura.falhas").increment();
   }
+
+  /** One round of the status page's queries; page loads served from its cache do not count. */
+  void rodadaDoPainel() {
+    registro.counter("aplicador.painel.rodadas").increment();
+  }
 }

@@ -141,6 +141,8 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.esperaMaximaEntreTentativas(),
         false,
         propriedades.varredura(),
-        propriedades.reconciliacao());
+        propriedades.reconciliacao(),
+        propriedades.ops(),
+        propriedades.painel());
   }
 }

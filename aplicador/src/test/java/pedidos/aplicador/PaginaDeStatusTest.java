@@ -13,6 +13,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.TimeUnit;
@@ -35,8 +36,16 @@ import pedidos.infra.PapelNoBanco;
  */
 @SpringBootTest(
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"aplicador.tarefas-periodicas=false", "management.server.port=0"})
+    properties = {
+      "aplicador.tarefas-periodicas=false",
+      "management.server.port=0",
+      "aplicador.ops.usuario=" + PaginaDeStatusTest.USUARIO,
+      "aplicador.ops.senha=" + PaginaDeStatusTest.SENHA
+    })
 class PaginaDeStatusTest {
+
+  static final String USUARIO = "operador";
+  static final String SENHA = "senha-de-teste-bem-longa";
 
   private static final Path CHROMIUM =
       Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
@@ -68,7 +77,28 @@ class PaginaDeStatusTest {
         new RegistroDeEvento(falhou, pedido + "x", "order.paid", "{}", null),
         new IllegalStateException("a bug"));
 
-    String dom = renderizar("http://127.0.0.1:" + porta + "/status.html", perfil);
+    // An invalid fact whose reason quotes the customer's email, as the reader words it.
+    String invalido = pedido + "-email";
+    jdbc.sql(
+            """
+            INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)
+            VALUES (?, ?, 'order.paid', ?::jsonb)
+            """)
+        .params(
+            invalido,
+            pedido + "e",
+            """
+            {"id": "%s", "type": "order.paid", "sequence": 1,
+             "data": {"id": "%se", "customer_email": {"a": "cliente.secreto@example.com"}}}
+            """
+                .formatted(invalido, pedido))
+        .update();
+    aplicador.aplicar(invalido, ModoDeAplicacao.NORMAL);
+
+    // The browser logs in with the credentials in the URL, as an operator would through its prompt.
+    String dom =
+        renderizar(
+            "http://" + USUARIO + ":" + SENHA + "@127.0.0.1:" + porta + "/status.html", perfil);
 
     assertThat(dom)
         .contains(pedido)
@@ -77,6 +107,11 @@ class PaginaDeStatusTest {
         .contains(falhou)
         .contains("falha_de_aplicacao")
         .contains("java.lang.IllegalStateException: a bug");
+    assertThat(dom)
+        .as("the reason is shown with the email masked")
+        .contains(invalido)
+        .contains("c***@example.com")
+        .doesNotContain("cliente.secreto");
     assertThat(dom).containsPattern("id=\"caixa-falhando\">[0-9]+<");
     assertThat(dom).as("no error shown").contains("<p id=\"erro\"></p>");
     assertThat(dom).containsPattern("id=\"caixa-total\">[1-9][0-9]*<");
@@ -84,12 +119,13 @@ class PaginaDeStatusTest {
   }
 
   @Test
-  void saudeIncluiOBancoEOKafka() throws Exception {
+  void saudeIncluiOBancoEOKafkaParaOperadores() throws Exception {
     var resposta =
         HttpClient.newHttpClient()
             .send(
                 HttpRequest.newBuilder(
                         URI.create("http://127.0.0.1:" + portaDeGestao + "/actuator/health"))
+                    .header("Authorization", autorizacao(USUARIO, SENHA))
                     .build(),
                 HttpResponse.BodyHandlers.ofString());
 
@@ -100,7 +136,7 @@ class PaginaDeStatusTest {
   }
 
   @Test
-  void metricasDoAplicadorEDoConsumidorNoPrometheus() throws Exception {
+  void metricasDoAplicadorEDoConsumidorNoPrometheusParaOperadores() throws Exception {
     String pedido = "ord-metricas-" + UUID.randomUUID().toString().substring(0, 8);
     guardar(pedido + "-pago", pedido, "order.paid", 1);
     aplicador.aplicar(pedido + "-pago", ModoDeAplicacao.NORMAL);
@@ -119,12 +155,19 @@ class PaginaDeStatusTest {
                                             "http://127.0.0.1:"
                                                 + portaDeGestao
                                                 + "/actuator/prometheus"))
+                                    .header("Authorization", autorizacao(USUARIO, SENHA))
                                     .build(),
                                 HttpResponse.BodyHandlers.ofString())
                             .body())
                     .contains("aplicador_eventos_total{origem=\"kafka\",resultado=\"aplicado\"")
                     .contains("aplicador_aplicacao_seconds_bucket")
                     .contains("kafka_consumer_fetch_manager_records_lag_max"));
+  }
+
+  static String autorizacao(String usuario, String senha) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((usuario + ":" + senha).getBytes(StandardCharsets.UTF_8));
   }
 
   private void guardar(String evento, String pedido, String tipo, int sequencia) {

@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.SecureRandom;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.HexFormat;
@@ -32,6 +33,11 @@ public final class SistemaLocal {
 
   private final OpcoesLocais opcoes;
   private final List<ServicoEmProcesso> servicos = new ArrayList<>();
+  // The operators' credentials for the status page and the actuator. No default password
+  // anywhere: unless PEDIDOS_OPS_SENHA is set, each run makes one and prints it.
+  private final String usuarioDeOps = variavel("PEDIDOS_OPS_USUARIO", "ops");
+  private final String senhaDeOps =
+      variavel("PEDIDOS_OPS_SENHA", HexFormat.of().formatHex(new SecureRandom().generateSeed(16)));
   private InfraLocal infra;
   private Simulacao simulacao;
 
@@ -150,7 +156,14 @@ public final class SistemaLocal {
         .ambiente("SPRING_DATASOURCE_URL", infra.postgres().jdbcUrl())
         .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
         .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
-        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers());
+        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers())
+        .ambiente("PEDIDOS_OPS_USUARIO", usuarioDeOps)
+        .ambiente("PEDIDOS_OPS_SENHA", senhaDeOps);
+  }
+
+  private static String variavel(String nome, String padrao) {
+    String valor = System.getenv(nome);
+    return valor == null || valor.isBlank() ? padrao : valor;
   }
 
   private synchronized void parar() {
@@ -184,6 +197,9 @@ public final class SistemaLocal {
           PostgreSQL       %s   (user %s; data kept in %s)
           Kafka bootstrap  %s
           health           http://127.0.0.1:%d/actuator/health (receptor), :%d (aplicador), :%d (relay)
+          status page      http://127.0.0.1:%d/status.html
+          ops login        %s / %s   (PEDIDOS_OPS_USUARIO / PEDIDOS_OPS_SENHA: the status page,
+                           health details and /actuator/prometheus of every service)
           logs             %s
 
         Send a signed webhook:
@@ -206,6 +222,9 @@ public final class SistemaLocal {
         opcoes.portaDoReceptor() + 1000,
         opcoes.portaDoAplicador() + 1000,
         opcoes.portaDoPublicador() + 1000,
+        opcoes.portaDoAplicador(),
+        usuarioDeOps,
+        senhaDeOps,
         opcoes.diretorio().resolve("logs").toAbsolutePath(),
         webhook,
         assinar(opcoes.segredo(), corpo),

@@ -11,6 +11,7 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
@@ -88,6 +89,18 @@ final class SistemaEmProcessos implements AutoCloseable {
     return URI.create("http://127.0.0.1:" + portaDoReceptor);
   }
 
+  /** The operators' credentials every service of the test gets (the aplicador requires them). */
+  static final String USUARIO_DE_OPS = "ops";
+
+  static final String SENHA_DE_OPS = "senha-de-ops-ponta-a-ponta";
+
+  /** The actuator beyond health status is for operators only. */
+  static String autorizacaoDeOps() {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((USUARIO_DE_OPS + ":" + SENHA_DE_OPS).getBytes(StandardCharsets.UTF_8));
+  }
+
   /**
    * Posts one body to the receptor as the store does: {@code x-loja-signature} is the lowercase hex
    * HMAC-SHA256 of the exact bytes with {@link #SEGREDO}.
@@ -126,6 +139,7 @@ final class SistemaEmProcessos implements AutoCloseable {
                             "http://127.0.0.1:"
                                 + aplicador.portaDeGestao()
                                 + "/actuator/prometheus"))
+                    .header("Authorization", autorizacaoDeOps())
                     .timeout(Duration.ofSeconds(5))
                     .build(),
                 HttpResponse.BodyHandlers.ofString())
@@ -150,6 +164,8 @@ final class SistemaEmProcessos implements AutoCloseable {
                   HttpRequest.newBuilder(
                           URI.create(
                               "http://127.0.0.1:" + relay.portaDeGestao() + "/actuator/health"))
+                      // The role is a detail: operators only.
+                      .header("Authorization", autorizacaoDeOps())
                       .timeout(Duration.ofSeconds(2))
                       .build(),
                   HttpResponse.BodyHandlers.ofString())
@@ -193,7 +209,9 @@ final class SistemaEmProcessos implements AutoCloseable {
         .ambiente("SPRING_DATASOURCE_URL", postgres.jdbcUrl())
         .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
         .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
-        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka);
+        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka)
+        .ambiente("PEDIDOS_OPS_USUARIO", USUARIO_DE_OPS)
+        .ambiente("PEDIDOS_OPS_SENHA", SENHA_DE_OPS);
   }
 
   static int portaLivre() {

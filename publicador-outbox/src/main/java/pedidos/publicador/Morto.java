@@ -1,5 +1,7 @@
 package pedidos.publicador;
 
+import pedidos.dominio.MascaraDeEmail;
+
 /**
  * A captured row the relay gave up on: it cannot be encoded, or Kafka refused its record for good.
  *
@@ -20,7 +22,8 @@ record Morto(OrigemDaLinha origem, String motivo, Throwable causa) {
     }
     // PostgreSQL's text cannot hold U+0000, and a reason the table refuses would stop the relay on
     // the very row it is trying to get past.
-    String motivo = texto.toString().replace('\u0000', '?');
+    // A parser's message may quote the row it could not read: customer emails are masked.
+    String motivo = MascaraDeEmail.mascararNoTexto(texto.toString()).replace('\u0000', '?');
     if (motivo.length() > TAMANHO_DO_MOTIVO) {
       motivo = motivo.substring(0, TAMANHO_DO_MOTIVO) + "...";
     }

@@ -6,7 +6,8 @@ import org.springframework.stereotype.Component;
 
 /**
  * The relay in {@code /actuator/health} under {@code publicador}: active or standby, the engine's
- * state, and the rows this process dead-lettered ({@code mortos}, {@code ultimoMorto}).
+ * state, and the rows this process dead-lettered ({@code mortos}, {@code ultimoMorto}: the table,
+ * key and LSN of the latest, never its content). Details are shown to operators only.
  *
  * <ul>
  *   <li>UP: streaming, or standing by (a standby is doing its job);

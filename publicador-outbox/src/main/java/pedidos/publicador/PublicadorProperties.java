@@ -26,6 +26,7 @@ import org.springframework.validation.annotation.Validated;
  *     above the producer's {@code delivery.timeout.ms}, which normally fails the send first
  * @param transmitir whether this process relays (the lease, the engine and the fallback); off for
  *     the {@code republicar-mortos} command, which only re-publishes dead letters and exits
+ * @param ops who may read the actuator beyond health status
  */
 @ConfigurationProperties("publicador")
 @Validated
@@ -41,7 +42,46 @@ record PublicadorProperties(
     @DefaultValue @Valid Trava trava,
     @DefaultValue @Valid Reinicio reinicio,
     @DefaultValue @Valid Reenvio reenvio,
-    @DefaultValue("true") boolean transmitir) {
+    @DefaultValue("true") boolean transmitir,
+    @DefaultValue Ops ops) {
+
+  /**
+   * Who may read the actuator beyond health status: the details of health, Prometheus, info ({@code
+   * PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Optional: without them only the health status
+   * answers, and nobody reads the rest.
+   *
+   * @param usuario the user name for HTTP Basic; blank when none is configured
+   * @param senha at least 16 characters when a user is configured
+   */
+  record Ops(@DefaultValue("") String usuario, @DefaultValue("") String senha) {
+
+    static final int TAMANHO_MINIMO_DA_SENHA = 16;
+
+    Ops {
+      boolean comUsuario = usuario != null && !usuario.isBlank();
+      boolean comSenha = senha != null && !senha.isEmpty();
+      if (comUsuario != comSenha) {
+        throw new IllegalArgumentException(
+            "PEDIDOS_OPS_USUARIO and PEDIDOS_OPS_SENHA go together: set both, or neither");
+      }
+      if (comSenha && senha.length() < TAMANHO_MINIMO_DA_SENHA) {
+        throw new IllegalArgumentException(
+            "PEDIDOS_OPS_SENHA must have at least "
+                + TAMANHO_MINIMO_DA_SENHA
+                + " characters (openssl rand -hex 16)");
+      }
+    }
+
+    boolean configurado() {
+      return usuario != null && !usuario.isBlank();
+    }
+
+    @Override
+    public String toString() {
+      // A record prints every field; a failed start or a debug log must never print the password.
+      return "Ops[usuario=" + usuario + ", senha=(hidden)]";
+    }
+  }
 
   /**
    * The topics the relay writes, and the aplicador's dead-letter topic, all created at start-up.

@@ -6,6 +6,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.MascaraDeEmail;
 
 /**
  * The dead-letter table of the relay ({@code publicador_mortos}, {@code V6}): rows the relay gave
@@ -64,7 +65,12 @@ class RegistroDeMortos {
           .param("motivo", morto.motivo())
           .update();
       registrados.incrementAndGet();
-      ultimo = origem.tabela().nome() + " " + origem.chave() + ": " + morto.motivo();
+      // Coordinates only: health details are no place for a row or for a reason that quotes one.
+      ultimo =
+          origem.tabela().nome()
+              + " "
+              + origem.chave()
+              + (origem.lsn() == null ? "" : " at LSN " + origem.lsnDoPostgres());
       metricas.morta(origem.tabela(), via);
       log.error(
           "Dead-lettered a row of {} with key {} at LSN {} ({}); the relay goes on without it",
@@ -72,7 +78,7 @@ class RegistroDeMortos {
           origem.chave(),
           origem.lsnDoPostgres(),
           via.tag(),
-          morto.causa());
+          MascaraDeEmail.mascararNaExcecao(morto.causa()));
     }
   }
 
@@ -91,7 +97,10 @@ class RegistroDeMortos {
     return registrados.get();
   }
 
-  /** The latest dead letter of this process: table, key and reason; null if none. */
+  /**
+   * The latest dead letter of this process: its table, key and LSN, never its content (the reason
+   * is in {@code publicador_mortos}); null if none.
+   */
   String ultimo() {
     return ultimo;
   }

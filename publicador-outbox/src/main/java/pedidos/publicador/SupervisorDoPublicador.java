@@ -12,6 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.MascaraDeEmail;
 
 /**
  * Keeps the relay running for as long as the application runs: takes the lease (or waits for it as
@@ -170,8 +171,9 @@ class SupervisorDoPublicador implements SmartLifecycle {
         }
       }
     } catch (RuntimeException | Error e) {
-      log.error("The relay supervisor failed; the relay is stopped", e);
-      ultimaFalha = e.toString();
+      log.error(
+          "The relay supervisor failed; the relay is stopped", MascaraDeEmail.mascararNaExcecao(e));
+      ultimaFalha = MascaraDeEmail.mascararNoTexto(e.toString());
       throw e;
     } finally {
       trava.liberar();
@@ -222,8 +224,9 @@ class SupervisorDoPublicador implements SmartLifecycle {
 
   private void registrarFalha(Throwable falha) {
     emFalha = true;
-    ultimaFalha = falha.toString();
-    log.error("The Debezium engine stopped", falha);
+    // Shown in health details and logged: a failure's message may quote a row, with its email.
+    ultimaFalha = MascaraDeEmail.mascararNoTexto(falha.toString());
+    log.error("The Debezium engine stopped", MascaraDeEmail.mascararNaExcecao(falha));
   }
 
   private static Throwable causa(CompletableFuture<Void> fim) {

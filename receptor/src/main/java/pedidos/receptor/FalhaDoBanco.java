@@ -6,6 +6,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
+import pedidos.dominio.MascaraDeEmail;
 
 /**
  * What a failed statement means for the rows in it, decided by exception type and SQLState, never
@@ -71,12 +72,19 @@ enum FalhaDoBanco {
     for (Throwable causa = erro; causa != null; causa = causa.getCause()) {
       if (causa instanceof PSQLException psql && psql.getServerErrorMessage() != null) {
         ServerErrorMessage mensagem = psql.getServerErrorMessage();
-        return "SQLSTATE " + mensagem.getSQLState() + ": " + mensagem.getMessage();
+        // Logged: PostgreSQL's message may quote a value of the row (an email); masked.
+        return "SQLSTATE "
+            + mensagem.getSQLState()
+            + ": "
+            + MascaraDeEmail.mascararNoTexto(mensagem.getMessage());
       }
       if (causa instanceof SQLException sql) {
-        return "SQLSTATE " + sql.getSQLState() + ": " + sql.getMessage();
+        return "SQLSTATE "
+            + sql.getSQLState()
+            + ": "
+            + MascaraDeEmail.mascararNoTexto(sql.getMessage());
       }
     }
-    return String.valueOf(erro);
+    return MascaraDeEmail.mascararNoTexto(String.valueOf(erro));
   }
 }

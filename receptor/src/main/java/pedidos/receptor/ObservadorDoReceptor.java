@@ -15,6 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.MascaraDeEmail;
 import pedidos.receptor.Recusa.CorpoInvalido;
 
 /**
@@ -117,7 +118,8 @@ final class ObservadorDoReceptor {
         bytes,
         recusa.eventoId(),
         recusa.motivo(),
-        recusa.getMessage());
+        // A parser's message may quote the body it refused: an email, masked.
+        MascaraDeEmail.mascararNoTexto(recusa.getMessage()));
   }
 
   /** An insert statement about to run with this many rows. */

@@ -13,6 +13,7 @@ import org.springframework.web.bind.annotation.ExceptionHandler;
 import org.springframework.web.bind.annotation.RestControllerAdvice;
 import org.springframework.web.context.request.WebRequest;
 import org.springframework.web.servlet.mvc.method.annotation.ResponseEntityExceptionHandler;
+import pedidos.dominio.MascaraDeEmail;
 
 /**
  * Every error as {@code application/problem+json}: the receptor's own refusals, Spring MVC's (405,
@@ -68,7 +69,11 @@ final class TratadorDeErros extends ResponseEntityExceptionHandler {
   @ExceptionHandler(Exception.class)
   ResponseEntity<ProblemDetail> inesperado(Exception erro, HttpServletRequest requisicao) {
     log.error(
-        "Unexpected failure on {} {}", requisicao.getMethod(), requisicao.getRequestURI(), erro);
+        "Unexpected failure on {} {}",
+        requisicao.getMethod(),
+        requisicao.getRequestURI(),
+        // Whatever failed may quote the body it was reading.
+        MascaraDeEmail.mascararNaExcecao(erro));
     FiltroDeMetricas.marcar(requisicao, "erro_interno");
     ProblemDetail problema =
         ProblemDetail.forStatusAndDetail(

@@ -10,6 +10,7 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Base64;
 import java.util.Collections;
 import java.util.List;
 import java.util.Map;
@@ -46,8 +47,16 @@ import pedidos.infra.PostgresLocal;
 @SpringBootTest(
     classes = {ReceptorApplication.class, ContratoDoReceptor.Servidores.class},
     webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {"receptor.segredos=" + Entregas.SEGREDOS, "management.server.port=0"})
+    properties = {
+      "receptor.segredos=" + Entregas.SEGREDOS,
+      "management.server.port=0",
+      "receptor.ops.usuario=" + ContratoDoReceptor.USUARIO,
+      "receptor.ops.senha=" + ContratoDoReceptor.SENHA
+    })
 abstract class ContratoDoReceptor {
+
+  static final String USUARIO = "operador";
+  static final String SENHA = "senha-de-teste-do-receptor";
 
   static final int MIB = 1024 * 1024;
 
@@ -533,6 +542,41 @@ abstract class ContratoDoReceptor {
   }
 
   @Test
+  void actuatorSemCredenciaisSoDizOStatusDaSaude() {
+    for (String caminho :
+        List.of("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")) {
+      HttpResponse<String> anonimo = gestao(caminho, null, null);
+
+      assertThat(anonimo.statusCode()).as(caminho).isEqualTo(200);
+      assertThat(anonimo.body())
+          .as(caminho)
+          .contains("\"status\":\"UP\"")
+          .doesNotContain("components")
+          .doesNotContain("details");
+    }
+    for (String caminho : List.of("/actuator/prometheus", "/actuator/info", "/actuator")) {
+      HttpResponse<String> anonimo = gestao(caminho, null, null);
+      assertThat(anonimo.statusCode()).as(caminho).isEqualTo(401);
+      assertThat(anonimo.body()).as(caminho).doesNotContain("receptor_");
+    }
+    assertThat(gestao("/actuator/prometheus", USUARIO, SENHA + "x").statusCode()).isEqualTo(401);
+    assertThat(gestao("/actuator/prometheus", USUARIO, SENHA).statusCode()).isEqualTo(200);
+  }
+
+  @Test
+  void oWebhookNaoPassaPorFiltroDeSeguranca() {
+    HttpResponse<String> resposta = entregas.enviar(Entregas.evento(prefixo + "sem-filtro"));
+
+    assertThat(resposta.statusCode()).isEqualTo(200);
+    // Spring Security's filter chain adds these to every response it handles; the actuator's
+    // answers carry them, the webhook's must not.
+    assertThat(resposta.headers().firstValue("X-Frame-Options")).isEmpty();
+    assertThat(resposta.headers().firstValue("X-Content-Type-Options")).isEmpty();
+    assertThat(gestao("/actuator/health", null, null).headers().firstValue("X-Frame-Options"))
+        .isPresent();
+  }
+
+  @Test
   void actuatorSoNaPortaDeGestaoEPresoAoLocalhost() throws Exception {
     HttpResponse<String> naPortaPublica =
         entregas.enviar(
@@ -566,15 +610,24 @@ abstract class ContratoDoReceptor {
     assertThat(resposta.body()).contains("\"status\":" + resposta.statusCode());
   }
 
+  /** The body of an actuator endpoint, read as an operator. */
   String gestao(String caminho) {
+    return gestao(caminho, USUARIO, SENHA).body();
+  }
+
+  HttpResponse<String> gestao(String caminho, String usuario, String senha) {
+    HttpRequest.Builder pedido =
+        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portaDeGestao + caminho))
+            .timeout(Duration.ofSeconds(10));
+    if (usuario != null) {
+      pedido.header(
+          "Authorization",
+          "Basic "
+              + Base64.getEncoder()
+                  .encodeToString((usuario + ":" + senha).getBytes(StandardCharsets.UTF_8)));
+    }
     try {
-      return HttpClient.newHttpClient()
-          .send(
-              HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portaDeGestao + caminho))
-                  .timeout(Duration.ofSeconds(10))
-                  .build(),
-              HttpResponse.BodyHandlers.ofString())
-          .body();
+      return HttpClient.newHttpClient().send(pedido.build(), HttpResponse.BodyHandlers.ofString());
     } catch (Exception e) {
       throw new IllegalStateException(e);
     }

@@ -265,7 +265,8 @@ class GravacaoEmGrupoTest {
             new ReceptorProperties.Gravacao(
                 ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000, bytesNaFila),
             VerificadorDeAssinaturaTest.SO_LOJA,
-            VerificadorDeAssinaturaTest.SEM_LIMITE);
+            VerificadorDeAssinaturaTest.SEM_LIMITE,
+            new ReceptorProperties.Ops("", ""));
     ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);
     GravacaoDeLote gravacao =
         new GravacaoDeLote(new CaixaDeEntrada(JdbcClient.create(banco)), observador);

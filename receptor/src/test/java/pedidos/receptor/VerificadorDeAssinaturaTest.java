@@ -192,6 +192,7 @@ class VerificadorDeAssinaturaTest {
         new ReceptorProperties.Gravacao(
             ReceptorProperties.Modo.GRUPO, 128, 2, Duration.ZERO, 1000, DataSize.ofMegabytes(64)),
         assinatura,
-        SEM_LIMITE);
+        SEM_LIMITE,
+        new ReceptorProperties.Ops("", ""));
   }
 }
