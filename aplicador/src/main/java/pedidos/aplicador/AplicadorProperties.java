@@ -5,6 +5,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -21,6 +22,9 @@ import org.springframework.validation.annotation.Validated;
  *     goes to the dead-letter topic; transient failures are retried without limit
  * @param esperaMaximaEntreTentativas the ceiling of the back-off between retries
  * @param tarefasPeriodicas whether the sweep and reconciliation run (off for the replay command)
+ * @param assinatura the keys the relay signs {@code loja.eventos} records with ({@code
+ *     PEDIDOS_KAFKA_ASSINATURA}, comma-separated; any one verifies, so a new key can be added here
+ *     before the relay signs with it); required, each at least 32 bytes, checked at start-up
  */
 @Validated
 @ConfigurationProperties("aplicador")
@@ -34,7 +38,30 @@ record AplicadorProperties(
     @DefaultValue("30s") @NotNull Duration esperaMaximaEntreTentativas,
     @DefaultValue("true") boolean tarefasPeriodicas,
     @DefaultValue @Valid Varredura varredura,
-    @DefaultValue @Valid Reconciliacao reconciliacao) {
+    @DefaultValue @Valid Reconciliacao reconciliacao,
+    List<String> assinatura) {
+
+  AplicadorProperties {
+    assinatura = assinatura == null ? List.of() : List.copyOf(assinatura);
+  }
+
+  /** Every field but the signing keys, which must never reach a log. */
+  @Override
+  public String toString() {
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, particoes=%d, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, assinatura=%d key(s)]"
+        .formatted(
+            topico,
+            topicoDeDescarte,
+            particoes,
+            concorrencia,
+            esperaPorLock,
+            tentativasDeFalhaDesconhecida,
+            esperaMaximaEntreTentativas,
+            tarefasPeriodicas,
+            varredura,
+            reconciliacao,
+            assinatura.size());
+  }
 
   /**
    * @param idade events pending longer than this are applied from the inbox, without Kafka

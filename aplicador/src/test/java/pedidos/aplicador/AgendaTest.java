@@ -110,6 +110,7 @@ class AgendaTest extends ContextoDoAplicador {
             100,
             Duration.ofMinutes(5),
             50,
-            Duration.ofMinutes(1)));
+            Duration.ofMinutes(1)),
+        propriedades.assinatura());
   }
 }

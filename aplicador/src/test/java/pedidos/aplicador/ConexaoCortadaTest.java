@@ -141,6 +141,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.esperaMaximaEntreTentativas(),
         false,
         propriedades.varredura(),
-        propriedades.reconciliacao());
+        propriedades.reconciliacao(),
+        propriedades.assinatura());
   }
 }

@@ -125,7 +125,9 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     String topico = "replay-" + p;
     admin.createOrModifyTopics(TopicBuilder.name(topico).partitions(1).build());
     for (int i = 0; i < presos; i++) {
-      kafka.send(topico, p + "-preso" + i, registro(p + "-preso-e" + i, p + "-preso" + i));
+      kafka.send(
+          Assinados.registro(
+              topico, p + "-preso" + i, registro(p + "-preso-e" + i, p + "-preso" + i)));
     }
     kafka.flush();
     var resumo =
@@ -172,7 +174,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
   @Test
   void registroQueFalhaNoOuvinteVaiParaODescarteEAssentaSuaLinha() {
     String pedido = p + "-preso-k";
-    kafka.send("loja.eventos", pedido, registro(p + "-k1", pedido));
+    kafka.send(Assinados.registro("loja.eventos", pedido, registro(p + "-k1", pedido)));
 
     ConsumerRecord<String, String> descartado = lerDescarte(pedido);
     assertThat(cabecalho(descartado, "kafka_dlt-exception-message"))
@@ -205,7 +207,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     assertThat(valor.length())
         .as("twice the clients' default max.request.size")
         .isGreaterThan(2_000_000);
-    kafka.send("loja.eventos", pedido, valor);
+    kafka.send(Assinados.registro("loja.eventos", pedido, valor));
 
     ConsumerRecord<String, String> descartado = lerDescarte(pedido);
     assertThat(descartado.value()).isEqualTo(valor);

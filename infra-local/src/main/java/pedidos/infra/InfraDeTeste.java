@@ -23,6 +23,12 @@ public final class InfraDeTeste {
   private static final Set<PostgresLocal> PREPARADOS =
       Collections.newSetFromMap(new IdentityHashMap<>());
 
+  /**
+   * The key the relay signs Kafka records with and the aplicador verifies them with, in tests and
+   * local runs ({@code PEDIDOS_KAFKA_ASSINATURA}); never a deployment's.
+   */
+  public static final String ASSINATURA_LOCAL = "assinatura-local-de-registros-kafka-para-testes";
+
   private InfraDeTeste() {}
 
   public static void registrar(DynamicPropertyRegistry registro, PapelNoBanco papel) {
@@ -35,6 +41,8 @@ public final class InfraDeTeste {
     registro.add("spring.datasource.username", papel::nome);
     registro.add("spring.datasource.password", papel::senhaLocal);
     registro.add("spring.kafka.bootstrap-servers", infra.kafka()::bootstrapServers);
+    // The variable a deployment sets; each service's properties read it.
+    registro.add("PEDIDOS_KAFKA_ASSINATURA", () -> ASSINATURA_LOCAL);
   }
 
   /** The database with the roles and every migration on the classpath, once per instance. */
