@@ -6,6 +6,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -26,6 +27,9 @@ import org.springframework.validation.annotation.Validated;
  *     above the producer's {@code delivery.timeout.ms}, which normally fails the send first
  * @param transmitir whether this process relays (the lease, the engine and the fallback); off for
  *     the {@code republicar-mortos} command, which only re-publishes dead letters and exits
+ * @param assinatura the keys records are signed with ({@code PEDIDOS_KAFKA_ASSINATURA},
+ *     comma-separated; the first signs, README "Kafka topics"); required, each at least 32 bytes,
+ *     checked at start-up
  */
 @ConfigurationProperties("publicador")
 @Validated
@@ -41,7 +45,32 @@ record PublicadorProperties(
     @DefaultValue @Valid Trava trava,
     @DefaultValue @Valid Reinicio reinicio,
     @DefaultValue @Valid Reenvio reenvio,
-    @DefaultValue("true") boolean transmitir) {
+    @DefaultValue("true") boolean transmitir,
+    List<String> assinatura) {
+
+  PublicadorProperties {
+    assinatura = assinatura == null ? List.of() : List.copyOf(assinatura);
+  }
+
+  /** Every field but the signing keys, which must never reach a log. */
+  @Override
+  public String toString() {
+    return "PublicadorProperties[slot=%s, publicacao=%s, prefixo=%s, esquema=%s, esperaDoEnvio=%s, topicos=%s, banco=%s, debezium=%s, trava=%s, reinicio=%s, reenvio=%s, transmitir=%s, assinatura=%d key(s)]"
+        .formatted(
+            slot,
+            publicacao,
+            prefixo,
+            esquema,
+            esperaDoEnvio,
+            topicos,
+            banco,
+            debezium,
+            trava,
+            reinicio,
+            reenvio,
+            transmitir,
+            assinatura.size());
+  }
 
   /**
    * The topics the relay writes, and the aplicador's dead-letter topic, all created at start-up.

@@ -14,6 +14,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import pedidos.dominio.AssinaturaDeRegistro;
+import pedidos.infra.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,6 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * without a consumer group. Tests share topics, so they filter by their own keys.
  */
 final class LeitorDeTopico implements AutoCloseable {
+
+  private static final AssinaturaDeRegistro ASSINATURA =
+      AssinaturaDeRegistro.de(List.of(InfraDeTeste.ASSINATURA_LOCAL));
 
   static final JsonMapper JSON =
       JsonMapper.builder()
@@ -112,6 +117,17 @@ final class LeitorDeTopico implements AutoCloseable {
   static String cabecalho(ConsumerRecord<String, String> registro, String nome) {
     Header cabecalho = registro.headers().lastHeader(nome);
     return cabecalho == null ? null : new String(cabecalho.value(), StandardCharsets.UTF_8);
+  }
+
+  /** Whether the record carries the relay's valid signature under the tests' key. */
+  static boolean assinado(ConsumerRecord<String, String> registro) {
+    Header cabecalho = registro.headers().lastHeader(AssinaturaDeRegistro.CABECALHO);
+    return ASSINATURA.verificar(
+            registro.topic(),
+            registro.key() == null ? null : registro.key().getBytes(StandardCharsets.UTF_8),
+            registro.value() == null ? null : registro.value().getBytes(StandardCharsets.UTF_8),
+            cabecalho == null ? null : cabecalho.value())
+        == AssinaturaDeRegistro.Veredicto.VALIDA;
   }
 
   @Override

@@ -189,6 +189,7 @@ class MortosTest {
               .get(0);
       assertThat(LeitorDeTopico.cabecalho(registro, "idempotency-key"))
           .isEqualTo(veneno.idempotencia());
+      assertThat(LeitorDeTopico.assinado(registro)).as("re-published records are signed").isTrue();
       assertThat(LeitorDeTopico.valor(registro).path("cliente_email").asString())
           .isEqualTo("ok@loja");
       assertThat(BancoDeTeste.naoEnviados(veneno.pedidoId())).isZero();

@@ -74,6 +74,7 @@ class PublicadorTest {
             .until(() -> eventos.comChave(pedido), l -> !l.isEmpty())
             .get(0);
 
+    assertThat(LeitorDeTopico.assinado(registro)).as("signed by the relay").isTrue();
     JsonNode valor = LeitorDeTopico.valor(registro);
     assertThat(valor.propertyNames())
         .containsExactlyInAnyOrder("evento_id", "recurso_id", "tipo", "payload", "recebido_em");
@@ -205,6 +206,7 @@ class PublicadorTest {
             .orElseThrow();
     assertThat(LeitorDeTopico.cabecalho(liberar, "idempotency-key"))
         .isEqualTo(pedido + ":liberar_separacao");
+    assertThat(LeitorDeTopico.assinado(liberar)).as("signed by the relay").isTrue();
     JsonNode valor = LeitorDeTopico.valor(liberar);
     assertThat(valor.propertyNames())
         .containsExactlyInAnyOrder(

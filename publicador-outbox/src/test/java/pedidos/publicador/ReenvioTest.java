@@ -63,6 +63,7 @@ class ReenvioTest {
       assertThat(BancoDeTeste.naoEnviados(veneno.pedidoId())).isEqualTo(1);
       for (int i = 1; i <= 5; i++) {
         ConsumerRecord<String, String> registro = efeitos.comChave(prefixo + i).get(0);
+        assertThat(LeitorDeTopico.assinado(registro)).as("the fallback signs too").isTrue();
         assertThat(LeitorDeTopico.cabecalho(registro, "idempotency-key"))
             .isEqualTo(prefixo + i + ":liberar_separacao");
         assertThat(LeitorDeTopico.valor(registro).path("total_centavos").asLong()).isEqualTo(i);

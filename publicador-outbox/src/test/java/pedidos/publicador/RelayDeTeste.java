@@ -45,6 +45,7 @@ final class RelayDeTeste implements AutoCloseable {
     p.put("spring.datasource.username", PapelNoBanco.PUBLICADOR.nome());
     p.put("spring.datasource.password", PapelNoBanco.PUBLICADOR.senhaLocal());
     p.put("spring.kafka.bootstrap-servers", infra.kafka().bootstrapServers());
+    p.put("publicador.assinatura", InfraDeTeste.ASSINATURA_LOCAL);
     p.put("publicador.slot", slot);
     p.put("publicador.prefixo", prefixo);
     p.put("publicador.debezium.intervalo-de-heartbeat", "300ms");
