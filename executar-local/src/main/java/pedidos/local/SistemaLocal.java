@@ -150,7 +150,8 @@ public final class SistemaLocal {
         .ambiente("SPRING_DATASOURCE_URL", infra.postgres().jdbcUrl())
         .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
         .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
-        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers());
+        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers())
+        .ambiente("PEDIDOS_KAFKA_ASSINATURA", opcoes.assinaturaDoKafka());
   }
 
   private synchronized void parar() {

@@ -12,6 +12,7 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import pedidos.infra.InfraDeTeste;
 import pedidos.infra.KafkaLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
@@ -125,7 +126,9 @@ final class SistemaEmProcessos implements AutoCloseable {
         .ambiente("SPRING_DATASOURCE_URL", postgres.jdbcUrl())
         .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
         .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
-        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka);
+        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka)
+        // The relay signs Kafka records with it and the aplicador verifies them.
+        .ambiente("PEDIDOS_KAFKA_ASSINATURA", InfraDeTeste.ASSINATURA_LOCAL);
   }
 
   static int portaLivre() {
