@@ -25,7 +25,7 @@ import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.dominio.EnvelopeDeEntrada;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * Rows whose apply keeps failing for a reason nobody named. The failure is real and deterministic:
@@ -280,9 +280,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
 
   private static ConsumerRecord<String, String> lerDescarte(String chave) {
     Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            InfraLocal.compartilhada().kafka().bootstrapServers(),
+        InfraDeTeste.clienteDoKafka(
             ConsumerConfig.GROUP_ID_CONFIG,
             "teste-" + UUID.randomUUID(),
             ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

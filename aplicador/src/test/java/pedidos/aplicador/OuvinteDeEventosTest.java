@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /** The listener and the sweep against the real Kafka and PostgreSQL. */
 @Tag("todas-as-versoes-do-postgres")
@@ -187,9 +187,7 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
 
   private static List<ConsumerRecord<String, String>> lerDescarte(String chave, int quantos) {
     Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            InfraLocal.compartilhada().kafka().bootstrapServers(),
+        InfraDeTeste.clienteDoKafka(
             ConsumerConfig.GROUP_ID_CONFIG,
             "teste-" + UUID.randomUUID(),
             ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

@@ -13,7 +13,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -28,7 +27,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import pedidos.dominio.AssinaturaDeRegistro;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * Kafka is not a way in: a record written straight to {@code loja.eventos} by anyone but the relay
@@ -44,11 +43,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
   private final String p = "forja-" + UUID.randomUUID().toString().substring(0, 8) + "-";
   private final KafkaProducer<String, String> produtor =
       new KafkaProducer<>(
-          Map.of(
-              ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-              InfraLocal.compartilhada().kafka().bootstrapServers(),
-              ProducerConfig.ACKS_CONFIG,
-              "all"),
+          InfraDeTeste.clienteDoKafka(ProducerConfig.ACKS_CONFIG, "all"),
           new StringSerializer(),
           new StringSerializer());
 
@@ -125,11 +120,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
   @Test
   void replayPulaOsForjadosEAplicaOsAssinados() throws Exception {
     String topico = "replay-forja-" + p;
-    try (Admin admin =
-        Admin.create(
-            Map.of(
-                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
-                InfraLocal.compartilhada().kafka().bootstrapServers()))) {
+    try (Admin admin = Admin.create(InfraDeTeste.clienteDoKafka())) {
       admin.createTopics(List.of(new NewTopic(topico, 1, (short) 1))).all().get();
     }
     String pedido = p + "replay";
@@ -226,9 +217,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
 
   private static List<ConsumerRecord<String, String>> lerDescarte(String chave, int quantos) {
     Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            InfraLocal.compartilhada().kafka().bootstrapServers(),
+        InfraDeTeste.clienteDoKafka(
             ConsumerConfig.GROUP_ID_CONFIG,
             "teste-" + UUID.randomUUID(),
             ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

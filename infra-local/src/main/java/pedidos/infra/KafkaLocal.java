@@ -322,10 +322,9 @@ public final class KafkaLocal implements AutoCloseable {
           aguardarUmPouco(prazo, "the ACLs");
         }
       }
-      for (UsuarioDoKafka usuario : UsuarioDoKafka.values()) {
-        while (!autentica(kafka.cliente(usuario))) {
-          aguardarUmPouco(prazo, "the SCRAM credentials of " + usuario.nome());
-        }
+      // One request, so one metadata batch: once one user authenticates, all of them do.
+      while (!autentica(kafka.cliente(UsuarioDoKafka.ADMINISTRADOR))) {
+        aguardarUmPouco(prazo, "the SCRAM credentials");
       }
     }
 

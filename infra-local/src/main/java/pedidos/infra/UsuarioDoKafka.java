@@ -50,6 +50,21 @@ public enum UsuarioDoKafka {
         jaas(nome, senhaLocal()));
   }
 
+  /**
+   * The same as environment variables of a Spring service (what compose sets): {@code
+   * SPRING_KAFKA_SECURITY_PROTOCOL}, {@code SPRING_KAFKA_PROPERTIES_SASL_MECHANISM}, {@code
+   * SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG}.
+   */
+  public Map<String, String> variaveisDeAmbiente() {
+    return Map.of(
+        "SPRING_KAFKA_SECURITY_PROTOCOL",
+        "SASL_PLAINTEXT",
+        "SPRING_KAFKA_PROPERTIES_SASL_MECHANISM",
+        MECANISMO,
+        "SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG",
+        jaas(nome, senhaLocal()));
+  }
+
   static String jaas(String usuario, String senha) {
     return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
         + usuario

@@ -17,6 +17,7 @@ import pedidos.infra.KafkaLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ServicoEmProcesso;
+import pedidos.infra.UsuarioDoKafka;
 
 /**
  * The system as it runs in production: the receptor, an active relay with a standby, and the
@@ -46,15 +47,24 @@ final class SistemaEmProcessos implements AutoCloseable {
             .ambiente("LOJA_WEBHOOK_SECRET", SEGREDO)
             .construir();
     this.aplicador =
-        servico("aplicador", "aplicador", PapelNoBanco.APLICADOR)
+        comUsuario(
+                servico("aplicador", "aplicador", PapelNoBanco.APLICADOR), UsuarioDoKafka.APLICADOR)
             .ambiente("LOJA_API_URL", apiDaLoja.toString())
             .ambiente("LOJA_API_TOKEN", tokenDaApi)
             .ambiente("LOJA_RECONCILIACAO_INTERVALO", "3s")
             .ambiente("APLICADOR_VARREDURA_IDADE", "4s")
             .ambiente("APLICADOR_VARREDURA_INTERVALO", "1s")
             .construir();
-    this.relay = servico("publicador-outbox", "relay", PapelNoBanco.PUBLICADOR).construir();
-    this.reserva = servico("publicador-outbox", "reserva", PapelNoBanco.PUBLICADOR).construir();
+    this.relay =
+        comUsuario(
+                servico("publicador-outbox", "relay", PapelNoBanco.PUBLICADOR),
+                UsuarioDoKafka.PUBLICADOR)
+            .construir();
+    this.reserva =
+        comUsuario(
+                servico("publicador-outbox", "reserva", PapelNoBanco.PUBLICADOR),
+                UsuarioDoKafka.PUBLICADOR)
+            .construir();
   }
 
   SistemaEmProcessos iniciar() {
@@ -131,6 +141,13 @@ final class SistemaEmProcessos implements AutoCloseable {
         .ambiente("PEDIDOS_KAFKA_ASSINATURA", InfraDeTeste.ASSINATURA_LOCAL);
   }
 
+  /** Each service authenticates as its own Kafka user: the ACLs of a deployment apply. */
+  private static ServicoEmProcesso.Builder comUsuario(
+      ServicoEmProcesso.Builder servico, UsuarioDoKafka usuario) {
+    usuario.variaveisDeAmbiente().forEach(servico::ambiente);
+    return servico;
+  }
+
   static int portaLivre() {
     try (ServerSocket socket = new ServerSocket(0)) {
       return socket.getLocalPort();
@@ -140,6 +157,6 @@ final class SistemaEmProcessos implements AutoCloseable {
   }
 
   static KafkaLocal kafkaNaPorta(int porta) {
-    return KafkaLocal.builder().porta(porta).iniciar();
+    return KafkaLocal.builder().porta(porta).autenticacao(true).iniciar();
   }
 }

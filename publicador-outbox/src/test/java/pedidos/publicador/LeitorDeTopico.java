@@ -40,18 +40,17 @@ final class LeitorDeTopico implements AutoCloseable {
   // Parsed once when read: tests look at thousands of records many times over.
   private final List<JsonNode> valores = new ArrayList<>();
 
-  private LeitorDeTopico(String bootstrapServers, String topico, boolean doInicio) {
-    consumidor =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                StringDeserializer.class.getName(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                "false"));
+  private LeitorDeTopico(Map<String, Object> cliente, String topico, boolean doInicio) {
+    Map<String, Object> configuracao = new java.util.HashMap<>(cliente);
+    configuracao.putAll(
+        Map.of(
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class.getName(),
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class.getName(),
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            "false"));
+    consumidor = new KafkaConsumer<>(configuracao);
     List<TopicPartition> particoes =
         consumidor.partitionsFor(topico, Duration.ofSeconds(30)).stream()
             .map(p -> new TopicPartition(p.topic(), p.partition()))
@@ -70,12 +69,22 @@ final class LeitorDeTopico implements AutoCloseable {
   }
 
   /** Reads what is written from now on. */
+  /** On a broker of a test's own, without authentication. */
   static LeitorDeTopico novos(String bootstrapServers, String topico) {
-    return new LeitorDeTopico(bootstrapServers, topico, false);
+    return novos(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topico);
+  }
+
+  /**
+   * @param cliente bootstrap.servers and the security settings ({@link
+   *     pedidos.infra.InfraDeTeste#clienteDoKafka})
+   */
+  static LeitorDeTopico novos(Map<String, Object> cliente, String topico) {
+    return new LeitorDeTopico(cliente, topico, false);
   }
 
   static LeitorDeTopico desdeOInicio(String bootstrapServers, String topico) {
-    return new LeitorDeTopico(bootstrapServers, topico, true);
+    return new LeitorDeTopico(
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topico, true);
   }
 
   /** All records read so far, after one more poll. */

@@ -16,7 +16,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
 import pedidos.dominio.EnvelopeDeEntrada;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * Issue 11: a row the relay cannot publish (written straight into its table, around the receptor)
@@ -29,7 +29,7 @@ class MortosTest {
   private static final String SLOT = "teste_mortos";
 
   private final String prefixo = "m" + UUID.randomUUID().toString().substring(0, 7) + "-";
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
   private RelayDeTeste relay;
   private LeitorDeTopico eventos;
   private LeitorDeTopico efeitos;

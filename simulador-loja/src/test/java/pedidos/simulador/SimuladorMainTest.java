@@ -8,6 +8,7 @@ import java.nio.charset.StandardCharsets;
 import java.time.Duration;
 import java.util.Set;
 import org.junit.jupiter.api.Test;
+import pedidos.infra.UsuarioDoKafka;
 
 class SimuladorMainTest {
 
@@ -78,6 +79,8 @@ class SimuladorMainTest {
           "--usuario=" + banco.usuario(),
           "--senha=" + banco.senha(),
           "--kafka=" + KafkaDeTeste.bootstrap(),
+          "--kafka-usuario=" + UsuarioDoKafka.ADMINISTRADOR.nome(),
+          "--kafka-senha=" + UsuarioDoKafka.ADMINISTRADOR.senhaLocal(),
           "--topico-efeitos=" + topico,
           "--pedidos=30",
           "--taxa=1000",
