@@ -3,14 +3,25 @@ package pedidos.pontaaponta;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
+import java.io.IOException;
 import java.net.URI;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.time.Instant;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.atomic.AtomicReference;
+import java.util.regex.Matcher;
+import java.util.regex.Pattern;
+import org.awaitility.core.ConditionTimeoutException;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -23,13 +34,15 @@ import pedidos.infra.KafkaLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ServicoEmProcesso;
 import pedidos.infra.UsuarioDoKafka;
+import pedidos.pontaaponta.CorposExtremos.CorpoExtremo;
 import pedidos.simulador.Relatorio;
 import pedidos.simulador.Simulacao;
 
 /**
  * Signed webhooks through the receptor, the relay, Kafka and the applier, as separate processes,
  * checked by the provider simulator; then the same with a relay, the applier and Kafka failing in
- * the middle of the stream.
+ * the middle of the stream; last, odd but valid JSON at every edge of the input envelope, each body
+ * followed by a plain event that must still go through Kafka in seconds.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -37,6 +50,13 @@ class PipelineDePontaAPontaTest {
 
   private static final String TOKEN = "token-ponta-a-ponta";
   private static final Duration ESPERA = Duration.ofMinutes(3);
+
+  /** How long a stored event may take to be applied, through the relay, Kafka and the applier. */
+  private static final Duration PRAZO_POR_EVENTO = Duration.ofSeconds(10);
+
+  private static final int CORPOS_EXTREMOS = 40;
+  private static final long SEMENTE_DOS_EXTREMOS = 20261201L;
+  private static final Pattern MOTIVO = Pattern.compile("\"motivo\"\\s*:\\s*\"([^\"]*)\"");
 
   private final int portaDaApi = SistemaEmProcessos.portaLivre();
   private final int portaDoKafka = SistemaEmProcessos.portaLivre();
@@ -142,6 +162,270 @@ class PipelineDePontaAPontaTest {
     }
   }
 
+  /**
+   * Odd but valid JSON through the whole pipeline, each body followed by a plain event of a new
+   * order: the receptor answers each extreme body 200 or a 4xx, never 5xx; the applier settles
+   * every one it stored within {@link #PRAZO_POR_EVENTO}; and every plain event is applied within
+   * {@link #PRAZO_POR_EVENTO} of its 200, through Kafka: the sweep applies none of them (were the
+   * relay or the listener stuck on an extreme record, the sweep would be what applied it, after
+   * {@code APLICADOR_VARREDURA_IDADE}). Last: a relay stuck on a record cannot spoil the other
+   * scenarios, and the envelope must still hold on a system that has been through them (Kafka
+   * restarted empty included). It fails with one line per body (its shape, the answer, the stored
+   * jsonb text's size, how it was settled and, if the relay dead-lettered it, why) so the cause
+   * shows.
+   */
+  @Test
+  @Order(5)
+  void corposExtremosNaoAtrasamOsEventosComunsQueOsSeguem() throws Exception {
+    await()
+        .atMost(ESPERA)
+        .alias("the earlier scenarios left no event pending, which the sweep would apply")
+        .until(() -> contar("SELECT count(*) FROM webhook_eventos WHERE aplicado_em IS NULL") == 0);
+    aguardarCaminhoDoKafka();
+    List<CorpoExtremo> corpos = CorposExtremos.sortear(CORPOS_EXTREMOS, SEMENTE_DOS_EXTREMOS);
+    List<String> linhas = new ArrayList<>();
+    boolean falhou = false;
+    double varridosNoInicio = sistema.aplicadosPelaVarredura();
+    int enviados = 0;
+    while (enviados < corpos.size()) {
+      Passo passo = extremoSeguidoDeComum(corpos.get(enviados++));
+      linhas.add((passo.ok() ? "   " : "!! ") + passo.relato());
+      falhou |= !passo.ok();
+      if (passo.caminhoParado()) {
+        break;
+      }
+    }
+    if (enviados < corpos.size()) {
+      // Past a stall nothing more is attributable to a body; the receptor's answers to the rest
+      // still show which of them it would have let into the pipeline.
+      linhas.add(
+          "!! the Kafka path stalled: the plain event above was not applied in time, or the sweep"
+              + " applied it (the services' logs are in target/logs). The bodies left, sent to"
+              + " the receptor alone:");
+      for (CorpoExtremo extremo : corpos.subList(enviados, corpos.size())) {
+        linhas.add("   " + extremo + "\n      -> " + respostaDoReceptor(extremo).relato());
+      }
+    }
+    String relato = String.join("\n", linhas);
+    System.out.println(relato);
+    assertThat(falhou)
+        .as(
+            "extreme bodies (seed %d, %d bodies), each followed by a plain event:%n%s",
+            SEMENTE_DOS_EXTREMOS, CORPOS_EXTREMOS, relato)
+        .isFalse();
+    assertThat(sistema.aplicadosPelaVarredura())
+        .as("events applied by the sweep during the test")
+        .isEqualTo(varridosNoInicio);
+  }
+
+  /**
+   * Plain events, one at a time, until one is applied through Kafka within {@link
+   * #PRAZO_POR_EVENTO}: after Kafka was restarted the relay may still be resuming its stream (its
+   * producer first expires what it held, then its engine restarts), and until it does, the sweep
+   * applies everything.
+   */
+  private void aguardarCaminhoDoKafka() throws IOException, InterruptedException, SQLException {
+    long inicio = System.nanoTime();
+    Instant prazo = Instant.now().plus(ESPERA);
+    int sondas = 0;
+    while (!comumPeloKafka("sonda_" + ++sondas)) {
+      assertThat(Instant.now())
+          .as("no plain event went through Kafka in time after %d tries", sondas)
+          .isBefore(prazo);
+    }
+    System.out.printf(
+        "the Kafka path applied a plain event in time at try %d, %d ms after the first%n",
+        sondas, Duration.ofNanos(System.nanoTime() - inicio).toMillis());
+  }
+
+  /** A plain event of a new order is applied within the deadline, and not by the sweep. */
+  private boolean comumPeloKafka(String sufixo)
+      throws IOException, InterruptedException, SQLException {
+    double varridos = sistema.aplicadosPelaVarredura();
+    HttpResponse<String> resposta =
+        sistema.entregar(
+            eventoComum("evt_" + sufixo, "ord_" + sufixo).getBytes(StandardCharsets.UTF_8));
+    assertThat(resposta.statusCode()).as(resposta.body()).isEqualTo(200);
+    return aguardarPedidoCriado("ord_" + sufixo).isPresent()
+        && sistema.aplicadosPelaVarredura() == varridos;
+  }
+
+  /**
+   * One extreme body and a plain event after it.
+   *
+   * @param relato what happened, for the failure message
+   * @param ok every expectation held
+   * @param caminhoParado the plain event was not applied through Kafka in time: later steps would
+   *     wait on the same stall and say nothing about their own bodies
+   */
+  private record Passo(String relato, boolean ok, boolean caminhoParado) {}
+
+  private Passo extremoSeguidoDeComum(CorpoExtremo extremo)
+      throws IOException, InterruptedException, SQLException {
+    StringBuilder relato = new StringBuilder(extremo.toString()).append("\n      -> ");
+    double varridos = sistema.aplicadosPelaVarredura();
+    Resposta resposta = respostaDoReceptor(extremo);
+    relato.append(resposta.relato());
+    boolean ok = resposta.ok();
+    if (resposta.status() == 200) {
+      Optional<Assentamento> assentado = aguardarAssentamento(extremo.eventoId());
+      ok &= assentado.isPresent();
+      relato.append(
+          assentado
+              .map(a -> ", settled as " + a)
+              .orElse(", NOT SETTLED within " + PRAZO_POR_EVENTO));
+    }
+    double depoisDoExtremo = sistema.aplicadosPelaVarredura();
+    if (depoisDoExtremo > varridos) {
+      ok = false;
+      relato.append(", BY THE SWEEP").append(mortoNoRelay(extremo.eventoId()));
+    }
+
+    String pedido = "ord_comum_" + extremo.indice();
+    HttpResponse<String> comum =
+        sistema.entregar(
+            eventoComum("evt_comum_" + extremo.indice(), pedido).getBytes(StandardCharsets.UTF_8));
+    relato.append("\n      -> plain event after it: ");
+    if (comum.statusCode() != 200) {
+      relato.append("UNEXPECTED ").append(comum.statusCode()).append(": ").append(comum.body());
+      return new Passo(relato.toString(), false, false);
+    }
+    Optional<Duration> aplicado = aguardarPedidoCriado(pedido);
+    relato.append(
+        aplicado
+            .map(d -> "applied " + d.toMillis() + " ms after its 200")
+            .orElse("NOT APPLIED within " + PRAZO_POR_EVENTO + " of its 200"));
+    boolean pelaVarredura = sistema.aplicadosPelaVarredura() > depoisDoExtremo;
+    if (pelaVarredura) {
+      relato.append(", BY THE SWEEP").append(mortoNoRelay("evt_comum_" + extremo.indice()));
+    }
+    boolean parado = aplicado.isEmpty() || pelaVarredura;
+    return new Passo(relato.toString(), ok && !parado, parado);
+  }
+
+  /** The receptor's answer to one extreme body, and what it stored of it. */
+  private record Resposta(int status, String relato, boolean ok) {}
+
+  private Resposta respostaDoReceptor(CorpoExtremo extremo)
+      throws IOException, InterruptedException, SQLException {
+    HttpResponse<String> resposta = sistema.entregar(extremo.bytes());
+    int status = resposta.statusCode();
+    long guardado = tamanhoNoJsonb(extremo.eventoId());
+    if (status == 200) {
+      return new Resposta(status, "200, jsonb text " + guardado + " bytes", guardado >= 0);
+    }
+    if (status >= 400 && status < 500) {
+      String motivo = motivo(resposta.body());
+      return guardado < 0
+          ? new Resposta(status, status + " motivo=" + motivo, true)
+          : new Resposta(status, status + " motivo=" + motivo + " BUT STORED", false);
+    }
+    return new Resposta(status, "UNEXPECTED " + status + ": " + resposta.body(), false);
+  }
+
+  /** How the applier settled a stored event: its result and how long after it was stored. */
+  private record Assentamento(String resultado, Duration depoisDeRecebido) {
+    @Override
+    public String toString() {
+      return resultado + " " + depoisDeRecebido.toMillis() + " ms after it was stored";
+    }
+  }
+
+  private Optional<Assentamento> aguardarAssentamento(String eventoId) {
+    AtomicReference<Assentamento> assentado = new AtomicReference<>();
+    try {
+      await()
+          .atMost(PRAZO_POR_EVENTO)
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () -> {
+                assentado.set(assentamento(eventoId));
+                return assentado.get() != null;
+              });
+      return Optional.of(assentado.get());
+    } catch (ConditionTimeoutException e) {
+      return Optional.empty();
+    }
+  }
+
+  /** How long after the plain event's 200 its order was created; empty if not in time. */
+  private Optional<Duration> aguardarPedidoCriado(String pedidoId) {
+    long inicio = System.nanoTime();
+    try {
+      await()
+          .atMost(PRAZO_POR_EVENTO)
+          .pollInterval(Duration.ofMillis(50))
+          .until(
+              () ->
+                  contar(
+                          """
+                          SELECT count(*) FROM pedidos p JOIN webhook_eventos e ON e.recurso_id = p.id
+                           WHERE p.id = ? AND p.status = 'criado' AND e.aplicado_em IS NOT NULL
+                          """,
+                          pedidoId)
+                      == 1);
+      return Optional.of(Duration.ofNanos(System.nanoTime() - inicio));
+    } catch (ConditionTimeoutException e) {
+      return Optional.empty();
+    }
+  }
+
+  private Assentamento assentamento(String eventoId) throws SQLException {
+    try (Connection conexao = conectar();
+        PreparedStatement consulta =
+            conexao.prepareStatement(
+                """
+                SELECT resultado, extract(epoch FROM aplicado_em - recebido_em) * 1000 AS ms
+                  FROM webhook_eventos WHERE evento_id = ? AND aplicado_em IS NOT NULL
+                """)) {
+      consulta.setString(1, eventoId);
+      try (ResultSet linhas = consulta.executeQuery()) {
+        return linhas.next()
+            ? new Assentamento(linhas.getString(1), Duration.ofMillis(linhas.getLong(2)))
+            : null;
+      }
+    }
+  }
+
+  /** Why the relay dead-lettered the event's inbox row, if it did; else nothing. */
+  private String mortoNoRelay(String eventoId) throws SQLException {
+    try (Connection conexao = conectar();
+        PreparedStatement consulta =
+            conexao.prepareStatement(
+                """
+                SELECT string_agg(motivo, ' | ') FROM publicador_mortos
+                 WHERE tabela = 'webhook_eventos' AND chave = jsonb_build_object('evento_id', ?::text)
+                """)) {
+      consulta.setString(1, eventoId);
+      try (ResultSet linhas = consulta.executeQuery()) {
+        linhas.next();
+        String motivo = linhas.getString(1);
+        return motivo == null ? "" : " (the relay dead-lettered it: " + motivo + ")";
+      }
+    }
+  }
+
+  private long tamanhoNoJsonb(String eventoId) throws SQLException {
+    return contar(
+        "SELECT coalesce(sum(octet_length(payload::text)), -1) FROM webhook_eventos"
+            + " WHERE evento_id = ?",
+        eventoId);
+  }
+
+  /** A plain event of a new order, as the store sends it. */
+  private static String eventoComum(String eventoId, String pedidoId) {
+    return """
+        {"id":"%s","type":"order.created","occurred_at":"2026-12-01T12:00:00.000Z",\
+        "data":{"id":"%s","status":"open","total_cents":1990,\
+        "customer_email":"cliente@example.com"}}"""
+        .formatted(eventoId, pedidoId);
+  }
+
+  private static String motivo(String problema) {
+    Matcher motivo = MOTIVO.matcher(problema);
+    return motivo.find() ? motivo.group(1) : "(none in " + problema + ")";
+  }
+
   private static void aprovar(Relatorio relatorio) {
     System.out.println(relatorio.texto());
     assertThat(relatorio.ok()).as(relatorio.texto()).isTrue();
@@ -180,22 +464,28 @@ class PipelineDePontaAPontaTest {
   }
 
   private long eventosGuardados(String prefixo) throws SQLException {
-    return contar("SELECT count(*) FROM webhook_eventos WHERE recurso_id LIKE ?", prefixo);
+    return contar(
+        "SELECT count(*) FROM webhook_eventos WHERE recurso_id LIKE ?", "ord_" + prefixo + "_%");
   }
 
   private long pedidosAplicados(String prefixo) throws SQLException {
-    return contar("SELECT count(*) FROM pedidos WHERE id LIKE ?", prefixo);
+    return contar("SELECT count(*) FROM pedidos WHERE id LIKE ?", "ord_" + prefixo + "_%");
   }
 
-  private long contar(String sql, String prefixo) throws SQLException {
-    try (Connection conexao =
-            DriverManager.getConnection(postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
+  private long contar(String sql, String... parametros) throws SQLException {
+    try (Connection conexao = conectar();
         PreparedStatement consulta = conexao.prepareStatement(sql)) {
-      consulta.setString(1, "ord_" + prefixo + "_%");
+      for (int i = 0; i < parametros.length; i++) {
+        consulta.setString(i + 1, parametros[i]);
+      }
       try (ResultSet linhas = consulta.executeQuery()) {
         linhas.next();
         return linhas.getLong(1);
       }
     }
+  }
+
+  private Connection conectar() throws SQLException {
+    return DriverManager.getConnection(postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
   }
 }

@@ -6,12 +6,17 @@ import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
+import javax.crypto.Mac;
+import javax.crypto.spec.SecretKeySpec;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.KafkaLocal;
 import pedidos.infra.PapelNoBanco;
@@ -27,6 +32,12 @@ final class SistemaEmProcessos implements AutoCloseable {
 
   static final String SEGREDO = "segredo-ponta-a-ponta-com-mais-de-32-bytes";
   private static final Duration PARTIDA = Duration.ofMinutes(3);
+
+  private static final HttpClient HTTP =
+      HttpClient.newBuilder()
+          .version(HttpClient.Version.HTTP_1_1)
+          .connectTimeout(Duration.ofSeconds(5))
+          .build();
 
   private final PostgresLocal postgres;
   private final String kafka;
@@ -68,17 +79,74 @@ final class SistemaEmProcessos implements AutoCloseable {
   }
 
   SistemaEmProcessos iniciar() {
-    // The relay first: its slot must exist before traffic (snapshot.mode=no_data); the sweep
-    // would still catch what it missed, but the test wants the Kafka path exercised.
-    relay.iniciar();
-    relay.aguardarSaude(PARTIDA);
-    List.of(reserva, receptor, aplicador).forEach(ServicoEmProcesso::iniciar);
-    List.of(reserva, receptor, aplicador).forEach(servico -> servico.aguardarSaude(PARTIDA));
-    return this;
+    try {
+      // The relay first: its slot must exist before traffic (snapshot.mode=no_data); the sweep
+      // would still catch what it missed, but the test wants the Kafka path exercised.
+      relay.iniciar();
+      relay.aguardarSaude(PARTIDA);
+      List.of(reserva, receptor, aplicador).forEach(ServicoEmProcesso::iniciar);
+      List.of(reserva, receptor, aplicador).forEach(servico -> servico.aguardarSaude(PARTIDA));
+      return this;
+    } catch (RuntimeException e) {
+      // The caller never gets the system to close: one service that fails to start must not
+      // leave the others running after the test JVM.
+      close();
+      throw e;
+    }
   }
 
   URI urlDoReceptor() {
     return URI.create("http://127.0.0.1:" + portaDoReceptor);
+  }
+
+  /**
+   * Posts one body to the receptor as the store does: {@code x-loja-signature} is the lowercase hex
+   * HMAC-SHA256 of the exact bytes with {@link #SEGREDO}.
+   */
+  HttpResponse<String> entregar(byte[] corpo) throws IOException, InterruptedException {
+    return HTTP.send(
+        HttpRequest.newBuilder(urlDoReceptor().resolve("/webhooks/loja"))
+            .timeout(Duration.ofSeconds(30))
+            .header("Content-Type", "application/json")
+            .header("x-loja-signature", assinar(corpo))
+            .POST(HttpRequest.BodyPublishers.ofByteArray(corpo))
+            .build(),
+        HttpResponse.BodyHandlers.ofString());
+  }
+
+  static String assinar(byte[] corpo) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(SEGREDO.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+      return HexFormat.of().formatHex(mac.doFinal(corpo));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  /**
+   * Events the applier's sweep applied since it started: {@code aplicador_eventos_total} with
+   * {@code origem="varredura"}, summed over its results, from its Prometheus endpoint. The counter
+   * is created at the sweep's first apply, so its absence is zero.
+   */
+  double aplicadosPelaVarredura() throws IOException, InterruptedException {
+    String metricas =
+        HTTP.send(
+                HttpRequest.newBuilder(
+                        URI.create(
+                            "http://127.0.0.1:"
+                                + aplicador.portaDeGestao()
+                                + "/actuator/prometheus"))
+                    .timeout(Duration.ofSeconds(5))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString())
+            .body();
+    return metricas
+        .lines()
+        .filter(linha -> linha.startsWith("aplicador_eventos_total{"))
+        .filter(linha -> linha.contains("origem=\"varredura\""))
+        .mapToDouble(linha -> Double.parseDouble(linha.substring(linha.lastIndexOf(' ') + 1)))
+        .sum();
   }
 
   /** What the relay's health says about its role: {@code ATIVO}, {@code RESERVA}... */

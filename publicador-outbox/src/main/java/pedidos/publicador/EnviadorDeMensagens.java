@@ -10,11 +10,15 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.RecordBatchTooLargeException;
+import org.apache.kafka.common.errors.RecordTooLargeException;
+import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
 import pedidos.dominio.AssinaturaDeRegistro;
+import pedidos.dominio.EnvelopeDeEntrada;
 
 /**
  * Sends a batch and returns only when Kafka acknowledged every record of it or refused it for good,
@@ -124,7 +128,7 @@ class EnviadorDeMensagens {
         return null;
       } catch (ExecutionException e) {
         Throwable daLinha = FalhasDaLinha.daLinha(e.getCause());
-        if (daLinha != null) {
+        if (daLinha != null && !topicoPequenoDemais(daLinha, mensagem)) {
           return e.getCause();
         }
         throw falha(mensagem, "was not acknowledged", e.getCause());
@@ -137,6 +141,29 @@ class EnviadorDeMensagens {
         }
       }
     }
+  }
+
+  /**
+   * The broker refused as too large a record that fits the input envelope: the topic is what is too
+   * small (created with the broker's defaults, say, after Kafka lost its data), not the row. The
+   * relay stops, and its restart raises the topics' limit ({@link TopicosDoPublicador}).
+   */
+  private static boolean topicoPequenoDemais(Throwable daLinha, Mensagem mensagem) {
+    return (daLinha instanceof RecordTooLargeException
+            || daLinha instanceof RecordBatchTooLargeException)
+        && bytes(mensagem.registro()) <= EnvelopeDeEntrada.BYTES_DA_MENSAGEM;
+  }
+
+  private static long bytes(ProducerRecord<String, String> registro) {
+    long bytes = utf8(registro.key()) + utf8(registro.value());
+    for (Header cabecalho : registro.headers()) {
+      bytes += utf8(cabecalho.key()) + (cabecalho.value() == null ? 0 : cabecalho.value().length);
+    }
+    return bytes;
+  }
+
+  private static long utf8(String texto) {
+    return texto == null ? 0 : texto.getBytes(StandardCharsets.UTF_8).length;
   }
 
   private static FalhaAoPublicarException falha(Mensagem mensagem, String oQue, Throwable causa) {

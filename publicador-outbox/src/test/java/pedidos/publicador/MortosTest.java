@@ -9,7 +9,11 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.common.config.ConfigResource;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -120,6 +124,36 @@ class MortosTest {
     assertThat(morto("webhook_eventos", FormatoDasMensagens.chaveDoEvento(veneno)))
         .extracting(m -> m.get("republicado_em"))
         .isNotNull();
+  }
+
+  @Test
+  void umTopicoPequenoDemaisParaOEnvelopeNaoMataALinhaORelayOAumenta() throws Exception {
+    // A topic with the broker's default size, as one auto-created after Kafka lost its data.
+    try (Admin admin = Admin.create(kafka)) {
+      admin
+          .incrementalAlterConfigs(
+              Map.of(
+                  new ConfigResource(ConfigResource.Type.TOPIC, "separacao.efeitos"),
+                  List.of(
+                      new AlterConfigOp(
+                          new ConfigEntry("max.message.bytes", String.valueOf(1 << 20)),
+                          AlterConfigOp.OpType.SET))))
+          .all()
+          .get();
+    }
+    int falhasAntes = relay.situacao().falhas();
+    // 1.5 MB of email: inside the envelope's record size, above the shrunken topic's.
+    ChaveDoEfeito grande = new ChaveDoEfeito(prefixo + "ord-g", "liberar_separacao");
+    BancoDeTeste.inserirEfeito(
+        grande.pedidoId(), grande.efeito(), "pago", 5L, "g".repeat(3 << 19) + "@loja");
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(() -> !efeitos.comChave(grande.pedidoId()).isEmpty());
+    assertThat(morto("outbox", grande.json())).as("not the row's fault").isNull();
+    assertThat(relay.situacao().falhas())
+        .as("the relay stopped and its restart raised the topic")
+        .isGreaterThan(falhasAntes);
   }
 
   @Test
