@@ -34,11 +34,12 @@ usuario pedidos-publicador "$PEDIDOS_KAFKA_PUBLICADOR_PASSWORD"
 usuario pedidos-aplicador "$PEDIDOS_KAFKA_APLICADOR_PASSWORD"
 usuario pedidos-separacao "$PEDIDOS_KAFKA_SEPARACAO_PASSWORD"
 
-# Only the relay writes loja.eventos and separacao.efeitos; it creates all three topics.
+# Only the relay writes loja.eventos and separacao.efeitos; it creates all three topics and raises
+# the size limit and partitions of one made with the broker's defaults.
 permitir pedidos-publicador Write -- --topic loja.eventos
 permitir pedidos-publicador Write -- --topic separacao.efeitos
 for topico in loja.eventos separacao.efeitos loja.eventos.DLT; do
-  permitir pedidos-publicador Create Describe DescribeConfigs AlterConfigs -- --topic "$topico"
+  permitir pedidos-publicador Create Alter Describe DescribeConfigs AlterConfigs -- --topic "$topico"
 done
 permitir pedidos-publicador IdempotentWrite Describe -- --cluster
 
@@ -46,7 +47,7 @@ permitir pedidos-publicador IdempotentWrite Describe -- --cluster
 permitir pedidos-aplicador Read Describe -- --topic loja.eventos
 permitir pedidos-aplicador Write Describe -- --topic loja.eventos.DLT
 for topico in loja.eventos loja.eventos.DLT; do
-  permitir pedidos-aplicador Create DescribeConfigs AlterConfigs -- --topic "$topico"
+  permitir pedidos-aplicador Create Alter DescribeConfigs AlterConfigs -- --topic "$topico"
 done
 permitir pedidos-aplicador Read Describe -- --group aplicador
 permitir pedidos-aplicador IdempotentWrite Describe -- --cluster

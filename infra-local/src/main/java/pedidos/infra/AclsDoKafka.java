@@ -1,5 +1,6 @@
 package pedidos.infra;
 
+import static org.apache.kafka.common.acl.AclOperation.ALTER;
 import static org.apache.kafka.common.acl.AclOperation.ALTER_CONFIGS;
 import static org.apache.kafka.common.acl.AclOperation.CREATE;
 import static org.apache.kafka.common.acl.AclOperation.DESCRIBE;
@@ -34,22 +35,25 @@ final class AclsDoKafka {
 
   static List<AclBinding> todas() {
     List<AclBinding> acls = new ArrayList<>();
-    // The relay writes both topics and creates all three at start-up (TopicosDoPublicador).
+    // The relay writes both topics and creates all three at start-up (TopicosDoPublicador), raising
+    // the size limit (ALTER_CONFIGS) and the partitions (ALTER) of one made with the broker's
+    // defaults, e.g. auto-created after the broker lost its data.
     String relay = UsuarioDoKafka.PUBLICADOR.nome();
     for (String topico : List.of(EVENTOS, EFEITOS)) {
       permitir(acls, relay, topico(topico), WRITE);
     }
     for (String topico : List.of(EVENTOS, EFEITOS, DESCARTE)) {
-      permitir(acls, relay, topico(topico), CREATE, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS);
+      permitir(
+          acls, relay, topico(topico), CREATE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS);
     }
     permitir(acls, relay, cluster(), IDEMPOTENT_WRITE, DESCRIBE);
     // The aplicador reads its topic in its group, writes only the dead-letter topic, and declares
-    // both topics (NewTopic beans) with their sizes.
+    // both topics (NewTopic beans) with their sizes and partitions.
     String aplicador = UsuarioDoKafka.APLICADOR.nome();
     permitir(acls, aplicador, topico(EVENTOS), READ, DESCRIBE);
     permitir(acls, aplicador, topico(DESCARTE), WRITE, DESCRIBE);
     for (String topico : List.of(EVENTOS, DESCARTE)) {
-      permitir(acls, aplicador, topico(topico), CREATE, DESCRIBE_CONFIGS, ALTER_CONFIGS);
+      permitir(acls, aplicador, topico(topico), CREATE, ALTER, DESCRIBE_CONFIGS, ALTER_CONFIGS);
     }
     permitir(acls, aplicador, grupo("aplicador", PatternType.LITERAL), READ, DESCRIBE);
     permitir(acls, aplicador, cluster(), IDEMPOTENT_WRITE, DESCRIBE);
