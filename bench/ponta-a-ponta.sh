@@ -257,7 +257,8 @@ iniciar_servico() { # module port management role [VAR=value...]
     SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" \
     SPRING_DATASOURCE_USERNAME="$papel" SPRING_DATASOURCE_PASSWORD=local \
     SPRING_KAFKA_BOOTSTRAP_SERVERS="localhost:$PORTA_KAFKA" \
-    PEDIDOS_OPS_USUARIO="$OPS_USUARIO" PEDIDOS_OPS_SENHA="$OPS_SENHA" "$@" \
+    PEDIDOS_OPS_USUARIO="$OPS_USUARIO" PEDIDOS_OPS_SENHA="$OPS_SENHA" \
+    PEDIDOS_KAFKA_ASSINATURA=assinatura-local-da-bancada-de-registros-kafka "$@" \
     "$JAVA" $OPCOES_JVM "-Xlog:gc:file=$TRABALHO/gc-$modulo-%p.log:time" \
     -jar "$TRABALHO/jars/$modulo-$VERSAO.jar" \
     >>"$TRABALHO/$modulo.log" 2>&1 &

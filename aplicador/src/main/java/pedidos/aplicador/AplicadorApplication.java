@@ -70,8 +70,13 @@ public class AplicadorApplication {
             .run()) {
       ResumoDoReplay resumo = contexto.getBean(Replay.class).executar(opcoes, System.out);
       System.out.printf(
-          "replay done: read %d, restored %d, applied %d, unapplicable %d%n",
-          resumo.lidos(), resumo.restaurados(), resumo.aplicados(), resumo.inaplicaveis());
+          "replay done: read %d, restored %d, applied %d, unapplicable %d,"
+              + " unsigned or wrongly signed %d%n",
+          resumo.lidos(),
+          resumo.restaurados(),
+          resumo.aplicados(),
+          resumo.inaplicaveis(),
+          resumo.naoAutenticados());
       return 0;
     }
   }

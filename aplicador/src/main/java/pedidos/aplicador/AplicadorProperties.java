@@ -5,6 +5,7 @@ import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
+import java.util.List;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -23,6 +24,9 @@ import org.springframework.validation.annotation.Validated;
  * @param tarefasPeriodicas whether the sweep and reconciliation run (off for the replay command)
  * @param ops who may read the status page, its JSON and the actuator beyond health status
  * @param painel how the status page's queries run
+ * @param assinatura the keys the relay signs {@code loja.eventos} records with ({@code
+ *     PEDIDOS_KAFKA_ASSINATURA}, comma-separated; any one verifies, so a new key can be added here
+ *     before the relay signs with it); required, each at least 32 bytes, checked at start-up
  */
 @Validated
 @ConfigurationProperties("aplicador")
@@ -38,7 +42,32 @@ record AplicadorProperties(
     @DefaultValue @Valid Varredura varredura,
     @DefaultValue @Valid Reconciliacao reconciliacao,
     @DefaultValue Ops ops,
-    @DefaultValue @Valid Painel painel) {
+    @DefaultValue @Valid Painel painel,
+    List<String> assinatura) {
+
+  AplicadorProperties {
+    assinatura = assinatura == null ? List.of() : List.copyOf(assinatura);
+  }
+
+  /** Every field but the signing keys, which must never reach a log. */
+  @Override
+  public String toString() {
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, particoes=%d, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, assinatura=%d key(s)]"
+        .formatted(
+            topico,
+            topicoDeDescarte,
+            particoes,
+            concorrencia,
+            esperaPorLock,
+            tentativasDeFalhaDesconhecida,
+            esperaMaximaEntreTentativas,
+            tarefasPeriodicas,
+            varredura,
+            reconciliacao,
+            ops,
+            painel,
+            assinatura.size());
+  }
 
   /**
    * The operators' credentials ({@code PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Checked

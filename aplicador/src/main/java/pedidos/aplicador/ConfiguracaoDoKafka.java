@@ -85,7 +85,8 @@ class ConfiguracaoDoKafka {
    * is never skipped. A record that can never be applied goes straight to the dead-letter topic
    * (the reason travels in its headers); one failing in an unknown way goes there after a few
    * attempts, so no poison record blocks its partition forever, and its inbox row is settled as
-   * {@code falha_de_aplicacao}, so the sweep does not retry it forever either.
+   * {@code falha_de_aplicacao}, so the sweep does not retry it forever either. A record without the
+   * relay's signature goes straight there too, and no inbox row is stored or settled for it.
    */
   @Bean
   DefaultErrorHandler tratadorDeErros(
@@ -102,7 +103,10 @@ class ConfiguracaoDoKafka {
     var leitor = new LeitorDeRegistros();
     ConsumerRecordRecoverer recuperacao =
         (registro, falha) -> {
-          assentar(leitor, falhas, metricas, registro, falha);
+          // A forged record's event id may be a real one still pending: its row is not touched.
+          if (!RegistroNaoAutenticadoException.eh(falha)) {
+            assentar(leitor, falhas, metricas, registro, falha);
+          }
           descarte.accept(registro, falha);
         };
     var tratador = new DefaultErrorHandler(recuperacao);
@@ -111,7 +115,8 @@ class ConfiguracaoDoKafka {
             FalhaTransitoria.eh(falha)
                 ? espera(propriedades, ExponentialBackOff.DEFAULT_MAX_ATTEMPTS)
                 : espera(propriedades, propriedades.tentativasDeFalhaDesconhecida() - 1));
-    tratador.addNotRetryableExceptions(RegistroInaplicavelException.class);
+    tratador.addNotRetryableExceptions(
+        RegistroInaplicavelException.class, RegistroNaoAutenticadoException.class);
     return tratador;
   }
 

@@ -5,6 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.AssinaturaDeRegistro;
 
 /** The one seam through which the applier reports what it did. */
 @Component
@@ -60,6 +61,21 @@ class MetricasDoAplicador {
    */
   void falhaDeAplicacao(String origem) {
     registro.counter("aplicador.falhas_de_aplicacao", "origem", origem).increment();
+  }
+
+  /**
+   * A record refused because the relay did not sign it: a forgery, or a key mismatch between the
+   * relay and the aplicador (after a botched rotation). Either way someone must look.
+   *
+   * @param origem {@code kafka} or {@code replay}
+   */
+  void registroNaoAutenticado(String origem, AssinaturaDeRegistro.Veredicto veredicto) {
+    Counter.builder("aplicador.registros_nao_autenticados")
+        .description("Records refused for a missing or wrong relay signature")
+        .tag("origem", origem)
+        .tag("motivo", veredicto.name().toLowerCase(java.util.Locale.ROOT))
+        .register(registro)
+        .increment();
   }
 
   void falhaNaVarredura() {

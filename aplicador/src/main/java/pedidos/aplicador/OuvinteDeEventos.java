@@ -9,18 +9,24 @@ import org.springframework.transaction.support.TransactionTemplate;
 /**
  * Applies each record of {@code loja.eventos}. It throws on failure and never catches: the error
  * handler retries or sends the record to the dead-letter topic, and the offset is committed only
- * after the listener returned, so after the apply committed.
+ * after the listener returned, so after the apply committed. A record the relay did not sign is
+ * refused first ({@link VerificadorDeRegistros}): it never reaches the inbox.
  */
 @Component
 class OuvinteDeEventos {
 
   private final LeitorDeRegistros leitor = new LeitorDeRegistros();
+  private final VerificadorDeRegistros verificador;
   private final AplicadorDeEventos aplicador;
   private final TransactionTemplate transacao;
   private final MetricasDoAplicador metricas;
 
   OuvinteDeEventos(
-      AplicadorDeEventos aplicador, TransactionTemplate transacao, MetricasDoAplicador metricas) {
+      VerificadorDeRegistros verificador,
+      AplicadorDeEventos aplicador,
+      TransactionTemplate transacao,
+      MetricasDoAplicador metricas) {
+    this.verificador = verificador;
     this.aplicador = aplicador;
     this.transacao = transacao;
     this.metricas = metricas;
@@ -34,6 +40,8 @@ class OuvinteDeEventos {
   void receber(ConsumerRecord<String, String> registro) {
     // Every line logged while this record is applied, by us or by the libraries, carries its ids.
     try (var pedido = MDC.putCloseable("pedido_id", registro.key())) {
+      // Before anything reads the value: an unsigned record is not even parsed.
+      verificador.verificar(registro, "kafka");
       RegistroDeEvento evento = leitor.ler(registro.value());
       try (var id = MDC.putCloseable("evento_id", evento.eventoId())) {
         long inicio = System.nanoTime();

@@ -20,7 +20,8 @@ import org.springframework.transaction.support.TransactionTemplate;
  * consumer, assigned and never committing, leaves the live group alone. Each record stores the
  * event if the inbox lacks it and re-derives the order's state from all of its facts ({@link
  * ModoDeAplicacao#FORCADO}): a correct state stays as it is, and the outbox's key keeps every
- * effect once, however many times anything is replayed.
+ * effect once, however many times anything is replayed. A record without the relay's valid
+ * signature is reported and skipped, exactly as the listener refuses it.
  */
 @Component
 class Replay {
@@ -29,6 +30,7 @@ class Replay {
   private final CaixaDeEntrada caixaDeEntrada;
   private final AplicadorDeEventos aplicador;
   private final TransactionTemplate transacao;
+  private final VerificadorDeRegistros verificador;
   private final LeitorDeRegistros leitor = new LeitorDeRegistros();
   private final String topicoConfigurado;
 
@@ -37,7 +39,9 @@ class Replay {
       ConsumerFactory<String, String> consumidores,
       CaixaDeEntrada caixaDeEntrada,
       AplicadorDeEventos aplicador,
-      TransactionTemplate transacao) {
+      TransactionTemplate transacao,
+      VerificadorDeRegistros verificador) {
+    this.verificador = verificador;
     this.topicoConfigurado = propriedades.topico();
     this.consumidores = consumidores;
     this.caixaDeEntrada = caixaDeEntrada;
@@ -69,6 +73,7 @@ class Replay {
       long restaurados = 0;
       long aplicados = 0;
       long inaplicaveis = 0;
+      long naoAutenticados = 0;
       while (!terminou(consumidor, particoes, fins)) {
         for (ConsumerRecord<String, String> registro : consumidor.poll(Duration.ofMillis(500))) {
           TopicPartition particao = new TopicPartition(registro.topic(), registro.partition());
@@ -76,6 +81,15 @@ class Replay {
             continue;
           }
           lidos++;
+          try {
+            verificador.verificar(registro, "replay");
+          } catch (RegistroNaoAutenticadoException e) {
+            naoAutenticados++;
+            saida.printf(
+                "refused %s-%d@%d: %s%n",
+                registro.topic(), registro.partition(), registro.offset(), e.getMessage());
+            continue;
+          }
           RegistroDeEvento evento;
           try {
             evento = leitor.ler(registro.value());
@@ -97,10 +111,10 @@ class Replay {
           aplicados += aplicado.isPresent() ? 1 : 0;
         }
         saida.printf(
-            "read %d, restored %d, applied %d, unapplicable %d%n",
-            lidos, restaurados, aplicados, inaplicaveis);
+            "read %d, restored %d, applied %d, unapplicable %d, unsigned or wrongly signed %d%n",
+            lidos, restaurados, aplicados, inaplicaveis, naoAutenticados);
       }
-      return new ResumoDoReplay(lidos, restaurados, aplicados, inaplicaveis);
+      return new ResumoDoReplay(lidos, restaurados, aplicados, inaplicaveis, naoAutenticados);
     }
   }
 

@@ -7,5 +7,8 @@ package pedidos.aplicador;
  * @param restaurados events the inbox lacked and got back
  * @param aplicados events re-applied (forced)
  * @param inaplicaveis records that can never be applied, reported and skipped
+ * @param naoAutenticados records without the relay's valid signature, reported and skipped (never
+ *     stored: they may be forgeries)
  */
-record ResumoDoReplay(long lidos, long restaurados, long aplicados, long inaplicaveis) {}
+record ResumoDoReplay(
+    long lidos, long restaurados, long aplicados, long inaplicaveis, long naoAutenticados) {}

@@ -112,6 +112,7 @@ class AgendaTest extends ContextoDoAplicador {
             50,
             Duration.ofMinutes(1)),
         propriedades.ops(),
-        propriedades.painel());
+        propriedades.painel(),
+        propriedades.assinatura());
   }
 }

@@ -143,6 +143,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.varredura(),
         propriedades.reconciliacao(),
         propriedades.ops(),
-        propriedades.painel());
+        propriedades.painel(),
+        propriedades.assinatura());
   }
 }

@@ -25,7 +25,7 @@ import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.dominio.EnvelopeDeEntrada;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * Rows whose apply keeps failing for a reason nobody named. The failure is real and deterministic:
@@ -125,7 +125,9 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     String topico = "replay-" + p;
     admin.createOrModifyTopics(TopicBuilder.name(topico).partitions(1).build());
     for (int i = 0; i < presos; i++) {
-      kafka.send(topico, p + "-preso" + i, registro(p + "-preso-e" + i, p + "-preso" + i));
+      kafka.send(
+          Assinados.registro(
+              topico, p + "-preso" + i, registro(p + "-preso-e" + i, p + "-preso" + i)));
     }
     kafka.flush();
     var resumo =
@@ -172,7 +174,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
   @Test
   void registroQueFalhaNoOuvinteVaiParaODescarteEAssentaSuaLinha() {
     String pedido = p + "-preso-k";
-    kafka.send("loja.eventos", pedido, registro(p + "-k1", pedido));
+    kafka.send(Assinados.registro("loja.eventos", pedido, registro(p + "-k1", pedido)));
 
     ConsumerRecord<String, String> descartado = lerDescarte(pedido);
     assertThat(cabecalho(descartado, "kafka_dlt-exception-message"))
@@ -205,7 +207,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     assertThat(valor.length())
         .as("twice the clients' default max.request.size")
         .isGreaterThan(2_000_000);
-    kafka.send("loja.eventos", pedido, valor);
+    kafka.send(Assinados.registro("loja.eventos", pedido, valor));
 
     ConsumerRecord<String, String> descartado = lerDescarte(pedido);
     assertThat(descartado.value()).isEqualTo(valor);
@@ -278,9 +280,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
 
   private static ConsumerRecord<String, String> lerDescarte(String chave) {
     Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            InfraLocal.compartilhada().kafka().bootstrapServers(),
+        InfraDeTeste.clienteDoKafka(
             ConsumerConfig.GROUP_ID_CONFIG,
             "teste-" + UUID.randomUUID(),
             ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

@@ -25,7 +25,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /** The listener and the sweep against the real Kafka and PostgreSQL. */
 @Tag("todas-as-versoes-do-postgres")
@@ -41,7 +41,11 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
   @Test
   void registroDoTopicoEGuardadoNaCaixaDeEntradaEAplicado() throws Exception {
     String pedido = prefixo + "ord";
-    kafka.send("loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 3)).get();
+    kafka
+        .send(
+            Assinados.registro(
+                "loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 3)))
+        .get();
 
     await()
         .atMost(Duration.ofSeconds(30))
@@ -63,8 +67,10 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
   @Test
   void registroInaplicavelVaiParaODescarteComOMotivo() throws Exception {
     String chave = prefixo + "lixo";
-    kafka.send("loja.eventos", chave, "isto nao e json").get();
-    kafka.send("loja.eventos", chave, "{\"recurso_id\": \"x\", \"payload\": {}}").get();
+    kafka.send(Assinados.registro("loja.eventos", chave, "isto nao e json")).get();
+    kafka
+        .send(Assinados.registro("loja.eventos", chave, "{\"recurso_id\": \"x\", \"payload\": {}}"))
+        .get();
 
     List<ConsumerRecord<String, String>> descartados = lerDescarte(chave, 2);
 
@@ -84,7 +90,11 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
         lock.setString(1, pedido);
         lock.execute();
       }
-      kafka.send("loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 1)).get();
+      kafka
+          .send(
+              Assinados.registro(
+                  "loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 1)))
+          .get();
 
       await()
           .during(Duration.ofSeconds(2))
@@ -177,9 +187,7 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
 
   private static List<ConsumerRecord<String, String>> lerDescarte(String chave, int quantos) {
     Map<String, Object> config =
-        Map.of(
-            ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-            InfraLocal.compartilhada().kafka().bootstrapServers(),
+        InfraDeTeste.clienteDoKafka(
             ConsumerConfig.GROUP_ID_CONFIG,
             "teste-" + UUID.randomUUID(),
             ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,

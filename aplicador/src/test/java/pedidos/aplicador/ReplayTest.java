@@ -41,7 +41,9 @@ class ReplayTest extends ContextoDoAplicador {
       String id = p + "ord" + pedido;
       for (int fato = 0; fato < 1 + random.nextInt(4); fato++) {
         String tipo = TIPOS[random.nextInt(TIPOS.length)];
-        kafka.send("loja.eventos", id, registro(id + "-e" + fato, id, tipo, random.nextInt(6)));
+        kafka.send(
+            Assinados.registro(
+                "loja.eventos", id, registro(id + "-e" + fato, id, tipo, random.nextInt(6))));
         eventos++;
       }
     }
@@ -83,7 +85,9 @@ class ReplayTest extends ContextoDoAplicador {
   @Test
   void faixaPorInstanteEPorOffset() throws Exception {
     String id = p + "faixa";
-    kafka.send("loja.eventos", id, registro(id + "-e0", id, "order.paid", 1)).get();
+    kafka
+        .send(Assinados.registro("loja.eventos", id, registro(id + "-e0", id, "order.paid", 1)))
+        .get();
     await()
         .atMost(Duration.ofSeconds(30))
         .until(() -> contar("SELECT count(*) FROM pedidos WHERE id LIKE ?") == 1);

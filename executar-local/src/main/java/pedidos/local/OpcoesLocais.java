@@ -10,6 +10,7 @@ import java.util.function.UnaryOperator;
  *
  * @param demo also run the provider simulator against the system, with its report
  * @param limpo start with an empty database instead of the one kept from the last run
+ * @param assinaturaDoKafka the key the relay signs Kafka records with and the aplicador verifies
  */
 record OpcoesLocais(
     boolean demo,
@@ -22,6 +23,7 @@ record OpcoesLocais(
     int portaDoPublicador,
     int portaDaApiDaLoja,
     String segredo,
+    String assinaturaDoKafka,
     int pedidosDoDemo) {
 
   static final String USO =
@@ -32,7 +34,8 @@ record OpcoesLocais(
       environment: LOCAL_POSTGRES_PORT (5432), LOCAL_POSTGRES_VERSION (17; 15 to 18),
         LOCAL_KAFKA_PORT (9092), RECEPTOR_PORT (8080), APLICADOR_PORT (8082), PUBLICADOR_PORT
         (8083), LOJA_API_PORT (8089, the simulated orders API), LOJA_WEBHOOK_SECRET
-        (segredo-local-de-desenvolvimento-32b), DEMO_PEDIDOS (200)""";
+        (segredo-local-de-desenvolvimento-32b), PEDIDOS_KAFKA_ASSINATURA
+        (assinatura-local-de-registros-kafka-32b), DEMO_PEDIDOS (200)""";
 
   static OpcoesLocais ler(List<String> argumentos, UnaryOperator<String> ambiente) {
     boolean demo = false;
@@ -55,6 +58,7 @@ record OpcoesLocais(
         porta(ambiente, "PUBLICADOR_PORT", 8083),
         porta(ambiente, "LOJA_API_PORT", 8089),
         texto(ambiente, "LOJA_WEBHOOK_SECRET", "segredo-local-de-desenvolvimento-32b"),
+        texto(ambiente, "PEDIDOS_KAFKA_ASSINATURA", "assinatura-local-de-registros-kafka-32b"),
         porta(ambiente, "DEMO_PEDIDOS", 200));
   }
 

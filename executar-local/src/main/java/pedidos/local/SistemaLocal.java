@@ -19,6 +19,7 @@ import javax.crypto.spec.SecretKeySpec;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.ServicoEmProcesso;
+import pedidos.infra.UsuarioDoKafka;
 import pedidos.simulador.Relatorio;
 import pedidos.simulador.Simulacao;
 
@@ -103,7 +104,9 @@ public final class SistemaLocal {
               .segredo(opcoes.segredo())
               .banco(
                   infra.postgres().jdbcUrl(), infra.postgres().usuario(), infra.postgres().senha())
-              .kafka(infra.kafka().bootstrapServers())
+              .kafka(
+                  infra.kafka().bootstrapServers(),
+                  UsuarioDoKafka.ADMINISTRADOR.propriedadesDoCliente())
               .portaDaApi(opcoes.portaDaApiDaLoja())
               .pedidos(opcoes.pedidosDoDemo())
               .taxa(100)
@@ -149,7 +152,14 @@ public final class SistemaLocal {
   }
 
   private ServicoEmProcesso.Builder servico(String modulo, int porta, PapelNoBanco papel) {
-    return ServicoEmProcesso.builder(modulo, jar(modulo))
+    var servico = ServicoEmProcesso.builder(modulo, jar(modulo));
+    // Each service authenticates to Kafka as its own user, under the ACLs of a deployment.
+    switch (papel) {
+      case PUBLICADOR -> UsuarioDoKafka.PUBLICADOR.variaveisDeAmbiente().forEach(servico::ambiente);
+      case APLICADOR -> UsuarioDoKafka.APLICADOR.variaveisDeAmbiente().forEach(servico::ambiente);
+      default -> {}
+    }
+    return servico
         .arquivoDeLog(opcoes.diretorio().resolve("logs").resolve(modulo + ".log"))
         .portaDeGestao(porta + 1000)
         .ambiente("SERVER_PORT", String.valueOf(porta))
@@ -158,7 +168,8 @@ public final class SistemaLocal {
         .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
         .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers())
         .ambiente("PEDIDOS_OPS_USUARIO", usuarioDeOps)
-        .ambiente("PEDIDOS_OPS_SENHA", senhaDeOps);
+        .ambiente("PEDIDOS_OPS_SENHA", senhaDeOps)
+        .ambiente("PEDIDOS_KAFKA_ASSINATURA", opcoes.assinaturaDoKafka());
   }
 
   private static String variavel(String nome, String padrao) {
@@ -195,7 +206,7 @@ public final class SistemaLocal {
           webhook URL      %s
           secret in use    %s   (LOJA_WEBHOOK_SECRET)
           PostgreSQL       %s   (user %s; data kept in %s)
-          Kafka bootstrap  %s
+          Kafka bootstrap  %s   (SASL/SCRAM-SHA-512; operator user %s, password %s)
           health           http://127.0.0.1:%d/actuator/health (receptor), :%d (aplicador), :%d (relay)
           status page      http://127.0.0.1:%d/status.html
           ops login        %s / %s   (PEDIDOS_OPS_USUARIO / PEDIDOS_OPS_SENHA: the status page,
@@ -219,6 +230,8 @@ public final class SistemaLocal {
         infra.postgres().usuario(),
         opcoes.diretorio().resolve("postgres").toAbsolutePath(),
         infra.kafka().bootstrapServers(),
+        UsuarioDoKafka.ADMINISTRADOR.nome(),
+        UsuarioDoKafka.ADMINISTRADOR.senhaLocal(),
         opcoes.portaDoReceptor() + 1000,
         opcoes.portaDoAplicador() + 1000,
         opcoes.portaDoPublicador() + 1000,

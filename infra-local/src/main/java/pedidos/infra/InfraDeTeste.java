@@ -23,6 +23,12 @@ public final class InfraDeTeste {
   private static final Set<PostgresLocal> PREPARADOS =
       Collections.newSetFromMap(new IdentityHashMap<>());
 
+  /**
+   * The key the relay signs Kafka records with and the aplicador verifies them with, in tests and
+   * local runs ({@code PEDIDOS_KAFKA_ASSINATURA}); never a deployment's.
+   */
+  public static final String ASSINATURA_LOCAL = "assinatura-local-de-registros-kafka-para-testes";
+
   private InfraDeTeste() {}
 
   public static void registrar(DynamicPropertyRegistry registro, PapelNoBanco papel) {
@@ -35,6 +41,43 @@ public final class InfraDeTeste {
     registro.add("spring.datasource.username", papel::nome);
     registro.add("spring.datasource.password", papel::senhaLocal);
     registro.add("spring.kafka.bootstrap-servers", infra.kafka()::bootstrapServers);
+    // The services' own principals are exercised by the ACL tests (infra-local) and the end-to-end
+    // run; a service's tests also play the relay or the picking system, so they connect as the
+    // administrator, through the standard properties a deployment sets.
+    propriedadesDoKafka(UsuarioDoKafka.ADMINISTRADOR)
+        .forEach((nome, valor) -> registro.add(nome, () -> valor));
+    // The variable a deployment sets; each service's properties read it.
+    registro.add("PEDIDOS_KAFKA_ASSINATURA", () -> ASSINATURA_LOCAL);
+  }
+
+  /**
+   * The standard Spring Kafka properties that authenticate as the user on the shared broker: what a
+   * deployment sets as {@code SPRING_KAFKA_SECURITY_PROTOCOL}, {@code
+   * SPRING_KAFKA_PROPERTIES_SASL_MECHANISM} and {@code SPRING_KAFKA_PROPERTIES_SASL_JAAS_CONFIG}.
+   */
+  public static java.util.Map<String, String> propriedadesDoKafka(UsuarioDoKafka usuario) {
+    var cliente = usuario.propriedadesDoCliente();
+    return java.util.Map.of(
+        "spring.kafka.security.protocol",
+        (String) cliente.get("security.protocol"),
+        "spring.kafka.properties.sasl.mechanism",
+        (String) cliente.get("sasl.mechanism"),
+        "spring.kafka.properties.sasl.jaas.config",
+        (String) cliente.get("sasl.jaas.config"));
+  }
+
+  /**
+   * Settings of a plain Kafka client of the shared broker, as the administrator: {@code
+   * bootstrap.servers}, the SASL settings, then the given name-value pairs.
+   */
+  public static java.util.Map<String, Object> clienteDoKafka(Object... pares) {
+    var configuracao =
+        new java.util.HashMap<>(
+            InfraLocal.compartilhada().kafka().cliente(UsuarioDoKafka.ADMINISTRADOR));
+    for (int i = 0; i < pares.length; i += 2) {
+      configuracao.put((String) pares[i], pares[i + 1]);
+    }
+    return configuracao;
   }
 
   /** The database with the roles and every migration on the classpath, once per instance. */

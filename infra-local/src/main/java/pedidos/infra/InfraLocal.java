@@ -186,7 +186,8 @@ public final class InfraLocal implements AutoCloseable {
               tarefa -> new Thread(tarefa, "postgres-local-start").start());
       KafkaLocal kafka;
       try {
-        kafka = KafkaLocal.builder().porta(portaDoKafka).iniciar();
+        // As deployed: clients authenticate and ACLs apply (README, "Kafka security").
+        kafka = KafkaLocal.builder().porta(portaDoKafka).autenticacao(true).iniciar();
       } catch (RuntimeException e) {
         postgres.thenAccept(PostgresLocal::close);
         throw e;

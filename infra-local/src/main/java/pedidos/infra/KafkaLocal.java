@@ -1,16 +1,32 @@
 package pedidos.infra;
 
+import static java.util.concurrent.TimeUnit.MILLISECONDS;
+
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.TreeMap;
+import java.util.UUID;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.ScramCredentialInfo;
+import org.apache.kafka.clients.admin.ScramMechanism;
+import org.apache.kafka.clients.admin.UserScramCredentialAlteration;
+import org.apache.kafka.clients.admin.UserScramCredentialUpsertion;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclBindingFilter;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.test.KafkaClusterTestKit;
 import org.apache.kafka.common.test.TestKitNodes;
+import org.apache.kafka.metadata.authorizer.StandardAuthorizer;
 import org.apache.kafka.metadata.bootstrap.BootstrapMetadata;
 import org.apache.kafka.server.common.Feature;
 import org.apache.kafka.server.common.MetadataVersion;
@@ -19,6 +35,13 @@ import org.slf4j.LoggerFactory;
 
 /**
  * A real single-node KRaft broker (combined broker and controller) running inside this JVM.
+ *
+ * <p>With {@link Builder#autenticacao(boolean)}, it runs as deployed (README, "Kafka security"):
+ * clients authenticate with SASL/SCRAM-SHA-512 as one of {@link UsuarioDoKafka}, and the standard
+ * authorizer grants each only {@link AclsDoKafka}; a client without credentials is refused. The
+ * broker's own connections (to its controller, to itself) use SASL/PLAIN as an administrator whose
+ * password is drawn at start and never leaves this object: SCRAM credentials live in the metadata
+ * log, which the controller listener cannot wait for, and someone must create the SCRAM users.
  *
  * <p>Built on Kafka's own {@link KafkaClusterTestKit} rather than spring-kafka-test's wrapper: the
  * wrapper ignores fixed ports and writes {@code spring.kafka.bootstrap-servers} into system
@@ -34,15 +57,23 @@ public final class KafkaLocal implements AutoCloseable {
   // "listeners" for them; a listener of another name is bound as configured.
   private static final String OUVINTE_FIXO = "LOCAL";
 
+  private static final String SUPER_USUARIO_INTERNO = "pedidos-broker";
+
   private final KafkaClusterTestKit cluster;
   private final DiretorioTemporario diretorio;
   private final String bootstrapServers;
+  private final boolean autenticacao;
   private boolean fechado;
 
-  private KafkaLocal(KafkaClusterTestKit cluster, DiretorioTemporario diretorio, int portaFixa) {
+  private KafkaLocal(
+      KafkaClusterTestKit cluster,
+      DiretorioTemporario diretorio,
+      int portaFixa,
+      boolean autenticacao) {
     this.cluster = cluster;
     this.diretorio = diretorio;
     this.bootstrapServers = portaFixa == 0 ? cluster.bootstrapServers() : "localhost:" + portaFixa;
+    this.autenticacao = autenticacao;
   }
 
   public static Builder builder() {
@@ -56,6 +87,24 @@ public final class KafkaLocal implements AutoCloseable {
 
   public String bootstrapServers() {
     return bootstrapServers;
+  }
+
+  /** Whether clients must authenticate (SASL/SCRAM) and ACLs apply. */
+  public boolean autenticacao() {
+    return autenticacao;
+  }
+
+  /**
+   * Everything a plain Kafka client needs to reach this broker as the user: {@code
+   * bootstrap.servers}, and the SASL settings when the broker wants them.
+   */
+  public Map<String, Object> cliente(UsuarioDoKafka usuario) {
+    Map<String, Object> propriedades = new HashMap<>();
+    propriedades.put("bootstrap.servers", bootstrapServers);
+    if (autenticacao) {
+      propriedades.putAll(usuario.propriedadesDoCliente());
+    }
+    return propriedades;
   }
 
   public int porta() {
@@ -84,6 +133,7 @@ public final class KafkaLocal implements AutoCloseable {
   /** Options of the broker. */
   public static final class Builder {
     private int porta;
+    private boolean autenticacao;
     private Duration esperaDeInicio = Duration.ofSeconds(60);
     private final Map<String, String> propriedades = new LinkedHashMap<>();
 
@@ -113,6 +163,15 @@ public final class KafkaLocal implements AutoCloseable {
       return this;
     }
 
+    /**
+     * SASL/SCRAM for clients, one user per service and the ACLs of a deployment ({@link
+     * AclsDoKafka}); off by default.
+     */
+    public Builder autenticacao(boolean autenticacao) {
+      this.autenticacao = autenticacao;
+      return this;
+    }
+
     /** Any broker setting, e.g. {@code num.partitions}. */
     public Builder propriedade(String nome, String valor) {
       propriedades.put(nome, valor);
@@ -127,9 +186,13 @@ public final class KafkaLocal implements AutoCloseable {
       DiretorioTemporario diretorio = DiretorioTemporario.criar("kafka-", abandonado -> {});
       KafkaClusterTestKit cluster = null;
       try {
-        cluster = construir(diretorio);
+        String senhaInterna = autenticacao ? UUID.randomUUID().toString() : null;
+        cluster = construir(diretorio, senhaInterna);
         iniciarComLimite(cluster);
-        KafkaLocal kafka = new KafkaLocal(cluster, diretorio, porta);
+        KafkaLocal kafka = new KafkaLocal(cluster, diretorio, porta, autenticacao);
+        if (autenticacao) {
+          criarUsuariosEAcls(kafka, cluster.bootstrapServers(), senhaInterna);
+        }
         log.info(
             "Kafka ready on {} in {} ms",
             kafka.bootstrapServers(),
@@ -146,7 +209,8 @@ public final class KafkaLocal implements AutoCloseable {
       }
     }
 
-    private KafkaClusterTestKit construir(DiretorioTemporario diretorio) throws Exception {
+    private KafkaClusterTestKit construir(DiretorioTemporario diretorio, String senhaInterna)
+        throws Exception {
       TestKitNodes nos =
           new TestKitNodes.Builder(versaoDeProducao())
               .setCombined(true)
@@ -156,9 +220,11 @@ public final class KafkaLocal implements AutoCloseable {
               .build();
       KafkaClusterTestKit.Builder builder = new KafkaClusterTestKit.Builder(nos);
       propriedades.forEach(builder::setConfigProp);
+      String interno = nos.brokerListenerName().value();
+      String controlador = nos.controllerListenerName().value();
+      List<String> ouvintes = new ArrayList<>(List.of(interno, controlador));
       if (porta != 0) {
-        String interno = nos.brokerListenerName().value();
-        String controlador = nos.controllerListenerName().value();
+        ouvintes.add(OUVINTE_FIXO);
         builder.setConfigProp(
             "listeners",
             interno
@@ -168,11 +234,118 @@ public final class KafkaLocal implements AutoCloseable {
                 + OUVINTE_FIXO
                 + "://localhost:"
                 + porta);
-        builder.setConfigProp(
-            "listener.security.protocol.map",
-            interno + ":PLAINTEXT," + controlador + ":PLAINTEXT," + OUVINTE_FIXO + ":PLAINTEXT");
+      }
+      String protocolo = senhaInterna == null ? "PLAINTEXT" : "SASL_PLAINTEXT";
+      builder.setConfigProp(
+          "listener.security.protocol.map",
+          String.join(",", ouvintes.stream().map(o -> o + ":" + protocolo).toList()));
+      if (senhaInterna != null) {
+        configurarSasl(builder, ouvintes, controlador, senhaInterna);
       }
       return builder.build();
+    }
+
+    /**
+     * SCRAM for clients and PLAIN for the broker's own connections on every listener; the
+     * controller listener takes only PLAIN. The standard authorizer denies whatever no ACL allows.
+     */
+    private static void configurarSasl(
+        KafkaClusterTestKit.Builder builder,
+        List<String> ouvintes,
+        String controlador,
+        String senhaInterna) {
+      String plain =
+          "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+              + SUPER_USUARIO_INTERNO
+              + "\" password=\""
+              + senhaInterna
+              + "\" user_"
+              + SUPER_USUARIO_INTERNO
+              + "=\""
+              + senhaInterna
+              + "\";";
+      builder.setConfigProp("sasl.enabled.mechanisms", UsuarioDoKafka.MECANISMO + ",PLAIN");
+      builder.setConfigProp("sasl.mechanism.inter.broker.protocol", "PLAIN");
+      builder.setConfigProp("sasl.mechanism.controller.protocol", "PLAIN");
+      for (String ouvinte : ouvintes) {
+        String prefixo = "listener.name." + ouvinte.toLowerCase(Locale.ROOT) + ".";
+        builder.setConfigProp(prefixo + "plain.sasl.jaas.config", plain);
+        builder.setConfigProp(
+            prefixo + "scram-sha-512.sasl.jaas.config",
+            "org.apache.kafka.common.security.scram.ScramLoginModule required;");
+      }
+      builder.setConfigProp(
+          "listener.name." + controlador.toLowerCase(Locale.ROOT) + ".sasl.enabled.mechanisms",
+          "PLAIN");
+      builder.setConfigProp("authorizer.class.name", StandardAuthorizer.class.getName());
+      builder.setConfigProp(
+          "super.users",
+          "User:" + SUPER_USUARIO_INTERNO + ";User:" + UsuarioDoKafka.ADMINISTRADOR.nome());
+      builder.setConfigProp("allow.everyone.if.no.acl.found", "false");
+    }
+
+    /**
+     * Creates every {@link UsuarioDoKafka} and {@link AclsDoKafka}, as the broker's administrator,
+     * and returns once the broker applies them: credentials and ACLs reach it through the metadata
+     * log, a moment after the controller accepted them.
+     */
+    private void criarUsuariosEAcls(KafkaLocal kafka, String interno, String senhaInterna)
+        throws Exception {
+      Map<String, Object> configuracao = new HashMap<>();
+      configuracao.put("bootstrap.servers", interno);
+      configuracao.put("security.protocol", "SASL_PLAINTEXT");
+      configuracao.put("sasl.mechanism", "PLAIN");
+      configuracao.put(
+          "sasl.jaas.config",
+          "org.apache.kafka.common.security.plain.PlainLoginModule required username=\""
+              + SUPER_USUARIO_INTERNO
+              + "\" password=\""
+              + senhaInterna
+              + "\";");
+      long prazo = System.nanoTime() + esperaDeInicio.toNanos();
+      try (Admin admin = Admin.create(configuracao)) {
+        List<UserScramCredentialAlteration> usuarios = new ArrayList<>();
+        for (UsuarioDoKafka usuario : UsuarioDoKafka.values()) {
+          usuarios.add(
+              new UserScramCredentialUpsertion(
+                  usuario.nome(),
+                  new ScramCredentialInfo(ScramMechanism.SCRAM_SHA_512, 4096),
+                  usuario.senhaLocal()));
+        }
+        admin
+            .alterUserScramCredentials(usuarios)
+            .all()
+            .get(esperaDeInicio.toMillis(), MILLISECONDS);
+        List<AclBinding> acls = AclsDoKafka.todas();
+        admin.createAcls(acls).all().get(esperaDeInicio.toMillis(), MILLISECONDS);
+        while (admin.describeAcls(AclBindingFilter.ANY).values().get().size() < acls.size()) {
+          aguardarUmPouco(prazo, "the ACLs");
+        }
+      }
+      // One request, so one metadata batch: once one user authenticates, all of them do.
+      while (!autentica(kafka.cliente(UsuarioDoKafka.ADMINISTRADOR))) {
+        aguardarUmPouco(prazo, "the SCRAM credentials");
+      }
+    }
+
+    private static boolean autentica(Map<String, Object> cliente) throws Exception {
+      try (Admin admin = Admin.create(cliente)) {
+        admin.describeCluster().clusterId().get(5, TimeUnit.SECONDS);
+        return true;
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof SaslAuthenticationException) {
+          return false;
+        }
+        throw e;
+      }
+    }
+
+    /** Between polls of the broker's state while it applies its metadata: a few milliseconds. */
+    private static void aguardarUmPouco(long prazo, String oQue) throws InterruptedException {
+      if (System.nanoTime() - prazo > 0) {
+        throw new IllegalStateException("the broker did not apply " + oQue + " in time");
+      }
+      Thread.sleep(20);
     }
 
     /**

@@ -14,15 +14,34 @@ class KafkaLocalTest {
 
   @Test
   void produzEConsomeNoBrokerCompartilhado() throws Exception {
-    String bootstrap = InfraLocal.compartilhada().kafka().bootstrapServers();
+    var cliente = InfraLocal.compartilhada().kafka().cliente(UsuarioDoKafka.ADMINISTRADOR);
 
-    Mensagens.enviar(bootstrap, "ida-e-volta", "chave", "olá");
+    Mensagens.enviar(cliente, "ida-e-volta", "chave", "olá");
     ConsumerRecord<String, String> recebido =
-        Mensagens.receberUm(bootstrap, "ida-e-volta", Duration.ofSeconds(30));
+        Mensagens.receberUm(cliente, "ida-e-volta", Duration.ofSeconds(30));
 
     assertThat(recebido).isNotNull();
     assertThat(recebido.key()).isEqualTo("chave");
     assertThat(recebido.value()).isEqualTo("olá");
+  }
+
+  @Test
+  void oBrokerCompartilhadoRecusaClienteSemCredenciais() {
+    KafkaLocal kafka = InfraLocal.compartilhada().kafka();
+    assertThat(kafka.autenticacao()).isTrue();
+    try (Admin admin =
+        Admin.create(
+            Map.of(
+                AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG,
+                kafka.bootstrapServers(),
+                AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG,
+                3000,
+                AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG,
+                1000))) {
+      org.assertj.core.api.Assertions.assertThatThrownBy(
+              () -> admin.describeCluster().clusterId().get())
+          .isInstanceOf(java.util.concurrent.ExecutionException.class);
+    }
   }
 
   @Test

@@ -22,15 +22,18 @@ final class Mensagens {
 
   static RecordMetadata enviar(String bootstrap, String topico, String chave, String valor)
       throws Exception {
+    return enviar(Map.of(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), topico, chave, valor);
+  }
+
+  /**
+   * @param cliente bootstrap.servers and the security settings ({@link KafkaLocal#cliente})
+   */
+  static RecordMetadata enviar(
+      Map<String, Object> cliente, String topico, String chave, String valor) throws Exception {
+    Map<String, Object> configuracao = new java.util.HashMap<>(cliente);
+    configuracao.put(ProducerConfig.ACKS_CONFIG, "all");
     try (KafkaProducer<String, String> produtor =
-        new KafkaProducer<>(
-            Map.of(
-                ProducerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
-                ProducerConfig.ACKS_CONFIG,
-                "all"),
-            new StringSerializer(),
-            new StringSerializer())) {
+        new KafkaProducer<>(configuracao, new StringSerializer(), new StringSerializer())) {
       return produtor.send(new ProducerRecord<>(topico, chave, valor)).get();
     }
   }
@@ -38,17 +41,16 @@ final class Mensagens {
   /** Polls until one record arrives or the deadline passes (then null). */
   static ConsumerRecord<String, String> receberUm(
       String bootstrap, String topico, Duration limite) {
+    return receberUm(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap), topico, limite);
+  }
+
+  static ConsumerRecord<String, String> receberUm(
+      Map<String, Object> cliente, String topico, Duration limite) {
+    Map<String, Object> configuracao = new java.util.HashMap<>(cliente);
+    configuracao.put(ConsumerConfig.GROUP_ID_CONFIG, "teste-" + UUID.randomUUID());
+    configuracao.put(ConsumerConfig.AUTO_OFFSET_RESET_CONFIG, "earliest");
     try (KafkaConsumer<String, String> consumidor =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrap,
-                ConsumerConfig.GROUP_ID_CONFIG,
-                "teste-" + UUID.randomUUID(),
-                ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-                "earliest"),
-            new StringDeserializer(),
-            new StringDeserializer())) {
+        new KafkaConsumer<>(configuracao, new StringDeserializer(), new StringDeserializer())) {
       consumidor.subscribe(List.of(topico));
       Instant prazo = Instant.now().plus(limite);
       while (Instant.now().isBefore(prazo)) {

@@ -33,6 +33,7 @@ import org.junit.jupiter.api.TestMethodOrder;
 import pedidos.infra.KafkaLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ServicoEmProcesso;
+import pedidos.infra.UsuarioDoKafka;
 import pedidos.pontaaponta.CorposExtremos.CorpoExtremo;
 import pedidos.simulador.Relatorio;
 import pedidos.simulador.Simulacao;
@@ -439,7 +440,7 @@ class PipelineDePontaAPontaTest {
         .receptor(sistema.urlDoReceptor())
         .segredo(SistemaEmProcessos.SEGREDO)
         .banco(postgres.jdbcUrl(), postgres.usuario(), postgres.senha())
-        .kafka("localhost:" + portaDoKafka)
+        .kafka("localhost:" + portaDoKafka, UsuarioDoKafka.ADMINISTRADOR.propriedadesDoCliente())
         .portaDaApi(portaDaApi)
         .tokenDaApi(TOKEN)
         .prefixo(prefixo)

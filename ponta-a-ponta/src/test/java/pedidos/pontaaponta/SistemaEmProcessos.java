@@ -18,10 +18,12 @@ import java.util.Optional;
 import java.util.stream.Stream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import pedidos.infra.InfraDeTeste;
 import pedidos.infra.KafkaLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ServicoEmProcesso;
+import pedidos.infra.UsuarioDoKafka;
 
 /**
  * The system as it runs in production: the receptor, an active relay with a standby, and the
@@ -57,15 +59,24 @@ final class SistemaEmProcessos implements AutoCloseable {
             .ambiente("LOJA_WEBHOOK_SECRET", SEGREDO)
             .construir();
     this.aplicador =
-        servico("aplicador", "aplicador", PapelNoBanco.APLICADOR)
+        comUsuario(
+                servico("aplicador", "aplicador", PapelNoBanco.APLICADOR), UsuarioDoKafka.APLICADOR)
             .ambiente("LOJA_API_URL", apiDaLoja.toString())
             .ambiente("LOJA_API_TOKEN", tokenDaApi)
             .ambiente("LOJA_RECONCILIACAO_INTERVALO", "3s")
             .ambiente("APLICADOR_VARREDURA_IDADE", "4s")
             .ambiente("APLICADOR_VARREDURA_INTERVALO", "1s")
             .construir();
-    this.relay = servico("publicador-outbox", "relay", PapelNoBanco.PUBLICADOR).construir();
-    this.reserva = servico("publicador-outbox", "reserva", PapelNoBanco.PUBLICADOR).construir();
+    this.relay =
+        comUsuario(
+                servico("publicador-outbox", "relay", PapelNoBanco.PUBLICADOR),
+                UsuarioDoKafka.PUBLICADOR)
+            .construir();
+    this.reserva =
+        comUsuario(
+                servico("publicador-outbox", "reserva", PapelNoBanco.PUBLICADOR),
+                UsuarioDoKafka.PUBLICADOR)
+            .construir();
   }
 
   SistemaEmProcessos iniciar() {
@@ -211,7 +222,16 @@ final class SistemaEmProcessos implements AutoCloseable {
         .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
         .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", kafka)
         .ambiente("PEDIDOS_OPS_USUARIO", USUARIO_DE_OPS)
-        .ambiente("PEDIDOS_OPS_SENHA", SENHA_DE_OPS);
+        .ambiente("PEDIDOS_OPS_SENHA", SENHA_DE_OPS)
+        // The relay signs Kafka records with it and the aplicador verifies them.
+        .ambiente("PEDIDOS_KAFKA_ASSINATURA", InfraDeTeste.ASSINATURA_LOCAL);
+  }
+
+  /** Each service authenticates as its own Kafka user: the ACLs of a deployment apply. */
+  private static ServicoEmProcesso.Builder comUsuario(
+      ServicoEmProcesso.Builder servico, UsuarioDoKafka usuario) {
+    usuario.variaveisDeAmbiente().forEach(servico::ambiente);
+    return servico;
   }
 
   static int portaLivre() {
@@ -223,6 +243,6 @@ final class SistemaEmProcessos implements AutoCloseable {
   }
 
   static KafkaLocal kafkaNaPorta(int porta) {
-    return KafkaLocal.builder().porta(porta).iniciar();
+    return KafkaLocal.builder().porta(porta).autenticacao(true).iniciar();
   }
 }

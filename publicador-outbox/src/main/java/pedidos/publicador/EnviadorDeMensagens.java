@@ -13,15 +13,18 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.RecordBatchTooLargeException;
 import org.apache.kafka.common.errors.RecordTooLargeException;
 import org.apache.kafka.common.header.Header;
+import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.AssinaturaDeRegistro;
 import pedidos.dominio.EnvelopeDeEntrada;
 
 /**
  * Sends a batch and returns only when Kafka acknowledged every record of it or refused it for good,
  * or throws. The stream, the fallback and the re-publishing of dead letters all go through here, so
- * "acknowledged" and "refused for good" mean the same thing in all three.
+ * "acknowledged" and "refused for good" mean the same thing in all three, and every record the
+ * relay writes is signed here ({@link AssinaturaDeRegistro}): the aplicador trusts nothing else.
  */
 @Component
 class EnviadorDeMensagens {
@@ -33,7 +36,12 @@ class EnviadorDeMensagens {
   private final KafkaTemplate<String, String> kafka;
   private final MetricasDoPublicador metricas;
   private final Duration espera;
+  private final AssinaturaDeRegistro assinatura;
 
+  /**
+   * @throws IllegalArgumentException when {@code PEDIDOS_KAFKA_ASSINATURA} is missing or a key is
+   *     too short: the relay does not start rather than write records the aplicador refuses
+   */
   EnviadorDeMensagens(
       KafkaTemplate<String, String> kafka,
       MetricasDoPublicador metricas,
@@ -41,6 +49,7 @@ class EnviadorDeMensagens {
     this.kafka = kafka;
     this.metricas = metricas;
     this.espera = propriedades.esperaDoEnvio();
+    this.assinatura = AssinaturaDeRegistro.de(propriedades.assinatura());
   }
 
   /**
@@ -73,11 +82,37 @@ class EnviadorDeMensagens {
 
   private CompletableFuture<SendResult<String, String>> enviar(Mensagem mensagem) {
     try {
-      return kafka.send(mensagem.registro());
+      return kafka.send(assinado(mensagem.registro()));
     } catch (RuntimeException e) {
       // send() itself throws when metadata cannot be had within max.block.ms (Kafka down).
       return CompletableFuture.failedFuture(e);
     }
+  }
+
+  /**
+   * A copy with the signature header: the producer makes a sent record's headers read-only, and the
+   * same message may be sent again (a failed batch is retried).
+   */
+  private ProducerRecord<String, String> assinado(ProducerRecord<String, String> registro) {
+    var cabecalhos = new RecordHeaders(registro.headers().toArray());
+    cabecalhos.remove(AssinaturaDeRegistro.CABECALHO);
+    cabecalhos.add(
+        AssinaturaDeRegistro.CABECALHO,
+        assinatura
+            .assinar(registro.topic(), bytes(registro.key()), bytes(registro.value()))
+            .getBytes(StandardCharsets.UTF_8));
+    return new ProducerRecord<>(
+        registro.topic(),
+        registro.partition(),
+        registro.timestamp(),
+        registro.key(),
+        registro.value(),
+        cabecalhos);
+  }
+
+  /** As the producer's {@code StringSerializer} writes them (UTF-8), so signed as they travel. */
+  private static byte[] bytes(String texto) {
+    return texto == null ? null : texto.getBytes(StandardCharsets.UTF_8);
   }
 
   /** Null once acknowledged; the record's own failure if Kafka refused it for good; else throws. */

@@ -6,6 +6,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
+import java.util.List;
 import java.util.Map;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
@@ -27,6 +28,9 @@ import org.springframework.validation.annotation.Validated;
  * @param transmitir whether this process relays (the lease, the engine and the fallback); off for
  *     the {@code republicar-mortos} command, which only re-publishes dead letters and exits
  * @param ops who may read the actuator beyond health status
+ * @param assinatura the keys records are signed with ({@code PEDIDOS_KAFKA_ASSINATURA},
+ *     comma-separated; the first signs, README "Kafka topics"); required, each at least 32 bytes,
+ *     checked at start-up
  */
 @ConfigurationProperties("publicador")
 @Validated
@@ -43,7 +47,33 @@ record PublicadorProperties(
     @DefaultValue @Valid Reinicio reinicio,
     @DefaultValue @Valid Reenvio reenvio,
     @DefaultValue("true") boolean transmitir,
-    @DefaultValue Ops ops) {
+    @DefaultValue Ops ops,
+    List<String> assinatura) {
+
+  PublicadorProperties {
+    assinatura = assinatura == null ? List.of() : List.copyOf(assinatura);
+  }
+
+  /** Every field but the signing keys, which must never reach a log. */
+  @Override
+  public String toString() {
+    return "PublicadorProperties[slot=%s, publicacao=%s, prefixo=%s, esquema=%s, esperaDoEnvio=%s, topicos=%s, banco=%s, debezium=%s, trava=%s, reinicio=%s, reenvio=%s, transmitir=%s, ops=%s, assinatura=%d key(s)]"
+        .formatted(
+            slot,
+            publicacao,
+            prefixo,
+            esquema,
+            esperaDoEnvio,
+            topicos,
+            banco,
+            debezium,
+            trava,
+            reinicio,
+            reenvio,
+            transmitir,
+            ops,
+            assinatura.size());
+  }
 
   /**
    * Who may read the actuator beyond health status: the details of health, Prometheus, info ({@code

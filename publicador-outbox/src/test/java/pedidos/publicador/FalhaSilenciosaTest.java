@@ -9,6 +9,7 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
 
@@ -23,7 +24,7 @@ class FalhaSilenciosaTest {
   private static final String SLOT = "teste_silencio";
 
   private final String prefixo = "s" + UUID.randomUUID().toString().substring(0, 7) + "-";
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
 
   @Test
   void oRelaySegueQuandoOPrimarioSomeSemResetTcp() throws Exception {

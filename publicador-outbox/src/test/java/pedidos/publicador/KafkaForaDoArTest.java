@@ -39,6 +39,13 @@ class KafkaForaDoArTest {
     BrokerDedicado segundo = null;
     Map<String, String> propriedades = RelayDeTeste.propriedades(SLOT, "kaf");
     propriedades.put("spring.kafka.bootstrap-servers", primeiro.bootstrapServers());
+    // Brokers of this test's own, without authentication.
+    propriedades
+        .keySet()
+        .removeIf(
+            nome ->
+                nome.startsWith("spring.kafka.security.")
+                    || nome.startsWith("spring.kafka.properties.sasl."));
     // Fail fast: a send gives up after 3 s instead of 30.
     propriedades.put("spring.kafka.producer.properties.delivery.timeout.ms", "3000");
     propriedades.put("spring.kafka.producer.properties.request.timeout.ms", "1000");

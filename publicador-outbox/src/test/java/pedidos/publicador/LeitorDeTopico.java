@@ -14,6 +14,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
+import pedidos.dominio.AssinaturaDeRegistro;
+import pedidos.infra.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -23,6 +25,9 @@ import tools.jackson.databind.json.JsonMapper;
  * without a consumer group. Tests share topics, so they filter by their own keys.
  */
 final class LeitorDeTopico implements AutoCloseable {
+
+  private static final AssinaturaDeRegistro ASSINATURA =
+      AssinaturaDeRegistro.de(List.of(InfraDeTeste.ASSINATURA_LOCAL));
 
   static final JsonMapper JSON =
       JsonMapper.builder()
@@ -35,18 +40,17 @@ final class LeitorDeTopico implements AutoCloseable {
   // Parsed once when read: tests look at thousands of records many times over.
   private final List<JsonNode> valores = new ArrayList<>();
 
-  private LeitorDeTopico(String bootstrapServers, String topico, boolean doInicio) {
-    consumidor =
-        new KafkaConsumer<>(
-            Map.of(
-                ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG,
-                bootstrapServers,
-                ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
-                StringDeserializer.class.getName(),
-                ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
-                StringDeserializer.class.getName(),
-                ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
-                "false"));
+  private LeitorDeTopico(Map<String, Object> cliente, String topico, boolean doInicio) {
+    Map<String, Object> configuracao = new java.util.HashMap<>(cliente);
+    configuracao.putAll(
+        Map.of(
+            ConsumerConfig.KEY_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class.getName(),
+            ConsumerConfig.VALUE_DESERIALIZER_CLASS_CONFIG,
+            StringDeserializer.class.getName(),
+            ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG,
+            "false"));
+    consumidor = new KafkaConsumer<>(configuracao);
     List<TopicPartition> particoes =
         consumidor.partitionsFor(topico, Duration.ofSeconds(30)).stream()
             .map(p -> new TopicPartition(p.topic(), p.partition()))
@@ -65,12 +69,22 @@ final class LeitorDeTopico implements AutoCloseable {
   }
 
   /** Reads what is written from now on. */
+  /** On a broker of a test's own, without authentication. */
   static LeitorDeTopico novos(String bootstrapServers, String topico) {
-    return new LeitorDeTopico(bootstrapServers, topico, false);
+    return novos(Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topico);
+  }
+
+  /**
+   * @param cliente bootstrap.servers and the security settings ({@link
+   *     pedidos.infra.InfraDeTeste#clienteDoKafka})
+   */
+  static LeitorDeTopico novos(Map<String, Object> cliente, String topico) {
+    return new LeitorDeTopico(cliente, topico, false);
   }
 
   static LeitorDeTopico desdeOInicio(String bootstrapServers, String topico) {
-    return new LeitorDeTopico(bootstrapServers, topico, true);
+    return new LeitorDeTopico(
+        Map.of(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers), topico, true);
   }
 
   /** All records read so far, after one more poll. */
@@ -112,6 +126,17 @@ final class LeitorDeTopico implements AutoCloseable {
   static String cabecalho(ConsumerRecord<String, String> registro, String nome) {
     Header cabecalho = registro.headers().lastHeader(nome);
     return cabecalho == null ? null : new String(cabecalho.value(), StandardCharsets.UTF_8);
+  }
+
+  /** Whether the record carries the relay's valid signature under the tests' key. */
+  static boolean assinado(ConsumerRecord<String, String> registro) {
+    Header cabecalho = registro.headers().lastHeader(AssinaturaDeRegistro.CABECALHO);
+    return ASSINATURA.verificar(
+            registro.topic(),
+            registro.key() == null ? null : registro.key().getBytes(StandardCharsets.UTF_8),
+            registro.value() == null ? null : registro.value().getBytes(StandardCharsets.UTF_8),
+            cabecalho == null ? null : cabecalho.value())
+        == AssinaturaDeRegistro.Veredicto.VALIDA;
   }
 
   @Override

@@ -10,7 +10,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.AlterConfigOp;
 import org.apache.kafka.clients.admin.ConfigEntry;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -21,7 +20,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
 import pedidos.dominio.EnvelopeDeEntrada;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * Issue 11: a row the relay cannot publish (written straight into its table, around the receptor)
@@ -34,7 +33,7 @@ class MortosTest {
   private static final String SLOT = "teste_mortos";
 
   private final String prefixo = "m" + UUID.randomUUID().toString().substring(0, 7) + "-";
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
   private RelayDeTeste relay;
   private LeitorDeTopico eventos;
   private LeitorDeTopico efeitos;
@@ -134,7 +133,7 @@ class MortosTest {
   @Test
   void umTopicoPequenoDemaisParaOEnvelopeNaoMataALinhaORelayOAumenta() throws Exception {
     // A topic with the broker's default size, as one auto-created after Kafka lost its data.
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+    try (Admin admin = Admin.create(kafka)) {
       admin
           .incrementalAlterConfigs(
               Map.of(
@@ -228,6 +227,7 @@ class MortosTest {
               .get(0);
       assertThat(LeitorDeTopico.cabecalho(registro, "idempotency-key"))
           .isEqualTo(veneno.idempotencia());
+      assertThat(LeitorDeTopico.assinado(registro)).as("re-published records are signed").isTrue();
       assertThat(LeitorDeTopico.valor(registro).path("cliente_email").asString())
           .isEqualTo("ok@loja");
       assertThat(BancoDeTeste.naoEnviados(veneno.pedidoId())).isZero();

@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
@@ -25,7 +24,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import pedidos.dominio.EnvelopeDeEntrada;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 
 /** The relay's normal path, one relay for the whole class, real PostgreSQL, Kafka and Debezium. */
@@ -36,7 +35,7 @@ class PublicadorTest {
   private static final String SLOT = "teste_publicador";
 
   private final String prefixo = UUID.randomUUID().toString().substring(0, 8) + "-";
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
   private RelayDeTeste relay;
   private LeitorDeTopico eventos;
   private LeitorDeTopico efeitos;
@@ -74,6 +73,7 @@ class PublicadorTest {
             .until(() -> eventos.comChave(pedido), l -> !l.isEmpty())
             .get(0);
 
+    assertThat(LeitorDeTopico.assinado(registro)).as("signed by the relay").isTrue();
     JsonNode valor = LeitorDeTopico.valor(registro);
     assertThat(valor.propertyNames())
         .containsExactlyInAnyOrder("evento_id", "recurso_id", "tipo", "payload", "recebido_em");
@@ -205,6 +205,7 @@ class PublicadorTest {
             .orElseThrow();
     assertThat(LeitorDeTopico.cabecalho(liberar, "idempotency-key"))
         .isEqualTo(pedido + ":liberar_separacao");
+    assertThat(LeitorDeTopico.assinado(liberar)).as("signed by the relay").isTrue();
     JsonNode valor = LeitorDeTopico.valor(liberar);
     assertThat(valor.propertyNames())
         .containsExactlyInAnyOrder(
@@ -281,7 +282,7 @@ class PublicadorTest {
     metricas.get("publicador.outbox.pendentes").gauge();
     metricas.get("publicador.outbox.pendente.idade").timeGauge();
 
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+    try (Admin admin = Admin.create(kafka)) {
       Map<String, TopicDescription> topicos =
           admin
               .describeTopics(List.of("loja.eventos", "separacao.efeitos", "loja.eventos.DLT"))

@@ -9,7 +9,7 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * The fallback closes the gap of a lost slot: outbox rows committed while the slot did not exist
@@ -22,7 +22,7 @@ class ReenvioTest {
   private static final String SLOT = "teste_reenvio";
 
   private final String prefixo = "f" + UUID.randomUUID().toString().substring(0, 6) + "-";
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
 
   @Test
   void linhasQueOFluxoPerdeuSaoReenviadasEMarcadas() {
@@ -63,6 +63,7 @@ class ReenvioTest {
       assertThat(BancoDeTeste.naoEnviados(veneno.pedidoId())).isEqualTo(1);
       for (int i = 1; i <= 5; i++) {
         ConsumerRecord<String, String> registro = efeitos.comChave(prefixo + i).get(0);
+        assertThat(LeitorDeTopico.assinado(registro)).as("the fallback signs too").isTrue();
         assertThat(LeitorDeTopico.cabecalho(registro, "idempotency-key"))
             .isEqualTo(prefixo + i + ":liberar_separacao");
         assertThat(LeitorDeTopico.valor(registro).path("total_centavos").asLong()).isEqualTo(i);

@@ -5,13 +5,14 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import java.util.HashSet;
+import java.util.Map;
 import java.util.Set;
 import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * Zero loss across restarts in the middle of a stream of multi-row transactions: an orderly stop
@@ -25,7 +26,7 @@ class ReinicioTest {
   private static final String SLOT = "teste_reinicio";
 
   private final String prefixo = "r" + UUID.randomUUID().toString().substring(0, 6) + "-";
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
 
   @Test
   void nadaSePerdeQuandoORelayReiniciaNoMeioDoFluxo() throws Exception {

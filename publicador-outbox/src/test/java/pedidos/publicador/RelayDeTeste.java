@@ -15,6 +15,7 @@ import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
+import pedidos.infra.UsuarioDoKafka;
 
 /**
  * A whole relay (the application's Spring context) started on the JVM's shared infrastructure, so a
@@ -45,6 +46,8 @@ final class RelayDeTeste implements AutoCloseable {
     p.put("spring.datasource.username", PapelNoBanco.PUBLICADOR.nome());
     p.put("spring.datasource.password", PapelNoBanco.PUBLICADOR.senhaLocal());
     p.put("spring.kafka.bootstrap-servers", infra.kafka().bootstrapServers());
+    p.putAll(InfraDeTeste.propriedadesDoKafka(UsuarioDoKafka.ADMINISTRADOR));
+    p.put("publicador.assinatura", InfraDeTeste.ASSINATURA_LOCAL);
     p.put("publicador.slot", slot);
     p.put("publicador.prefixo", prefixo);
     p.put("publicador.debezium.intervalo-de-heartbeat", "300ms");

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /**
  * Two relays on one slot: one streams, the other waits as a hot standby and takes over within
@@ -26,7 +26,7 @@ class ReservaTest {
   private static final String SLOT = "teste_reserva";
 
   private final String prefixo = "s" + UUID.randomUUID().toString().substring(0, 6) + "-";
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
 
   @Test
   void aReservaAssumeQuandoOAtivoCaiENadaSePerde() throws Exception {

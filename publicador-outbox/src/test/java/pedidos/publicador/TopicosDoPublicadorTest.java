@@ -9,7 +9,6 @@ import java.util.Map;
 import java.util.Optional;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
@@ -18,12 +17,12 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.kafka.core.KafkaAdmin;
 import pedidos.dominio.EnvelopeDeEntrada;
-import pedidos.infra.InfraLocal;
+import pedidos.infra.InfraDeTeste;
 
 /** The relay's topics take every record of the input envelope, whoever created them first. */
 class TopicosDoPublicadorTest {
 
-  private final String kafka = InfraLocal.compartilhada().kafka().bootstrapServers();
+  private final Map<String, Object> kafka = InfraDeTeste.clienteDoKafka();
 
   @Test
   void topicoCriadoAntesSemOTamanhoGanhaOTamanhoDoEnvelope() throws Exception {
@@ -31,7 +30,7 @@ class TopicosDoPublicadorTest {
     String eventos = "eventos-" + sufixo;
     String efeitos = "efeitos-" + sufixo;
     String dlt = "dlt-" + sufixo;
-    try (Admin admin = Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka))) {
+    try (Admin admin = Admin.create(kafka)) {
       // Made by hand, or by an older relay: the broker's default limit, about 1 MB.
       admin
           .createTopics(List.of(new NewTopic(eventos, Optional.of(12), Optional.empty())))
@@ -53,10 +52,7 @@ class TopicosDoPublicadorTest {
                           "publicador.topicos.efeitos", efeitos,
                           "publicador.topicos.eventos-dlt", dlt)))
               .bindOrCreate("publicador", PublicadorProperties.class);
-      new TopicosDoPublicador(
-              new KafkaAdmin(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, kafka)),
-              propriedades)
-          .garantir();
+      new TopicosDoPublicador(new KafkaAdmin(kafka), propriedades).garantir();
 
       for (String topico : List.of(eventos, efeitos, dlt)) {
         await()

@@ -4,6 +4,7 @@ import java.net.URI;
 import java.time.Clock;
 import java.time.Duration;
 import java.util.List;
+import java.util.Map;
 import java.util.Objects;
 import java.util.UUID;
 import java.util.concurrent.Executors;
@@ -79,7 +80,10 @@ public final class Simulacao implements AutoCloseable {
       String prefixo = "ord_" + configuracao.prefixo() + "_";
       separacao =
           SistemaDeSeparacao.iniciar(
-              configuracao.kafka(), configuracao.topicoDeEfeitos(), id -> id.startsWith(prefixo));
+              configuracao.kafka(),
+              configuracao.clienteDoKafka(),
+              configuracao.topicoDeEfeitos(),
+              id -> id.startsWith(prefixo));
     }
   }
 
@@ -213,6 +217,7 @@ public final class Simulacao implements AutoCloseable {
       String usuario,
       String senha,
       String kafka,
+      Map<String, Object> clienteDoKafka,
       String topicoDeEfeitos,
       int pedidos,
       double taxa,
@@ -243,6 +248,7 @@ public final class Simulacao implements AutoCloseable {
     private String usuario;
     private String senha;
     private String kafka;
+    private Map<String, Object> clienteDoKafka = Map.of();
     private String topicoDeEfeitos = "separacao.efeitos";
     private int pedidos = 200;
     private double taxa = 300;
@@ -289,7 +295,16 @@ public final class Simulacao implements AutoCloseable {
 
     /** The broker of {@code separacao.efeitos}; without it the picking side is not checked. */
     public Builder kafka(String bootstrapServers) {
+      return kafka(bootstrapServers, Map.of());
+    }
+
+    /**
+     * @param cliente more settings of the consumer, with Kafka's names: the SASL or TLS settings of
+     *     a broker that wants them ({@code security.protocol}, {@code sasl.jaas.config}...)
+     */
+    public Builder kafka(String bootstrapServers, Map<String, ?> cliente) {
       this.kafka = bootstrapServers;
+      this.clienteDoKafka = Map.copyOf(cliente);
       return this;
     }
 
@@ -453,6 +468,7 @@ public final class Simulacao implements AutoCloseable {
               usuario,
               senha,
               kafka,
+              clienteDoKafka,
               topicoDeEfeitos,
               pedidos,
               taxa,

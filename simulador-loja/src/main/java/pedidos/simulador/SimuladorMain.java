@@ -2,6 +2,7 @@ package pedidos.simulador;
 
 import java.io.PrintStream;
 import java.net.URI;
+import java.util.Map;
 import java.util.Set;
 
 /**
@@ -22,6 +23,7 @@ public final class SimuladorMain {
         --segredo=S                        segredo do HMAC dos webhooks
         --jdbc=URL --usuario=U --senha=P   banco do sistema (só leitura; usuario/senha: postgres)
         --kafka=HOST:PORTA                 broker de separacao.efeitos (sem ele, a separação não é verificada)
+        --kafka-usuario=U --kafka-senha=P  usuário SASL/SCRAM-SHA-512 do broker (sem eles: sem autenticação)
         --topico-efeitos=separacao.efeitos
         --pedidos=200 --taxa=300           pedidos; eventos por segundo
         --perda=0.05 --duplicacao=0.3      frações de eventos nunca entregues / entregues mais de uma vez
@@ -42,6 +44,8 @@ public final class SimuladorMain {
           "usuario",
           "senha",
           "kafka",
+          "kafka-usuario",
+          "kafka-senha",
           "topico-efeitos",
           "pedidos",
           "taxa",
@@ -135,7 +139,7 @@ public final class SimuladorMain {
             .exigirVerdadeFinal(argumentos.booleano("exigir-verdade-final", true))
             .progresso(progresso -> saida.print(progresso.linha() + fimDeLinha));
     if (argumentos.tem("kafka")) {
-      builder.kafka(argumentos.obrigatorio("kafka"));
+      builder.kafka(argumentos.obrigatorio("kafka"), clienteDoKafka(argumentos));
     }
     if (argumentos.tem("atraso-maximo")) {
       builder.atrasoMaximo(argumentos.duracao("atraso-maximo", null));
@@ -153,5 +157,31 @@ public final class SimuladorMain {
       builder.prefixo(argumentos.obrigatorio("prefixo"));
     }
     return builder;
+  }
+
+  /**
+   * SASL/SCRAM-SHA-512 when a user is given (the broker of a deployment, README "Kafka security"),
+   * with the standard client settings; nothing otherwise.
+   */
+  static Map<String, Object> clienteDoKafka(Argumentos argumentos) {
+    if (!argumentos.tem("kafka-usuario")) {
+      return Map.of();
+    }
+    String usuario = argumentos.obrigatorio("kafka-usuario");
+    String senha = argumentos.obrigatorio("kafka-senha");
+    if (usuario.contains("\"") || senha.contains("\"") || senha.contains("\\")) {
+      throw new IllegalArgumentException("--kafka-usuario/--kafka-senha: no quotes or backslashes");
+    }
+    return Map.of(
+        "security.protocol",
+        "SASL_PLAINTEXT",
+        "sasl.mechanism",
+        "SCRAM-SHA-512",
+        "sasl.jaas.config",
+        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
+            + usuario
+            + "\" password=\""
+            + senha
+            + "\";");
   }
 }

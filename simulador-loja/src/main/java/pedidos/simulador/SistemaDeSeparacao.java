@@ -56,7 +56,17 @@ final class SistemaDeSeparacao implements AutoCloseable {
    */
   static SistemaDeSeparacao iniciar(
       String bootstrapServers, String topico, Predicate<String> doPedido) {
+    return iniciar(bootstrapServers, Map.of(), topico, doPedido);
+  }
+
+  /**
+   * @param cliente more consumer settings (SASL, TLS), with Kafka's names
+   * @param doPedido which order ids belong to this run
+   */
+  static SistemaDeSeparacao iniciar(
+      String bootstrapServers, Map<String, ?> cliente, String topico, Predicate<String> doPedido) {
     Properties config = new Properties();
+    config.putAll(cliente);
     config.put(ConsumerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrapServers);
     // A group of its own: the real picking system's offsets are not ours to move.
     config.put(ConsumerConfig.GROUP_ID_CONFIG, "simulador-separacao-" + UUID.randomUUID());

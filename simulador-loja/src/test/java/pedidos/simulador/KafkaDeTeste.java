@@ -7,13 +7,13 @@ import java.util.Properties;
 import java.util.UUID;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.AdminClientConfig;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import pedidos.infra.InfraLocal;
+import pedidos.infra.UsuarioDoKafka;
 
 /** The JVM's shared broker, a fresh topic per test, and a producer that writes like the relay. */
 final class KafkaDeTeste {
@@ -24,6 +24,11 @@ final class KafkaDeTeste {
     return InfraLocal.compartilhada().kafka().bootstrapServers();
   }
 
+  /** The SASL settings of the shared broker's administrator (the simulator reads as one). */
+  static Map<String, Object> seguranca() {
+    return UsuarioDoKafka.ADMINISTRADOR.propriedadesDoCliente();
+  }
+
   static String topicoNovo() {
     String topico = "separacao-efeitos-" + UUID.randomUUID();
     criar(topico);
@@ -32,7 +37,7 @@ final class KafkaDeTeste {
 
   static void criar(String topico) {
     try (Admin admin =
-        Admin.create(Map.of(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap()))) {
+        Admin.create(InfraLocal.compartilhada().kafka().cliente(UsuarioDoKafka.ADMINISTRADOR))) {
       admin.createTopics(List.of(new NewTopic(topico, 3, (short) 1))).all().get();
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());
@@ -44,7 +49,7 @@ final class KafkaDeTeste {
 
   static KafkaProducer<String, String> produtor() {
     Properties config = new Properties();
-    config.put(ProducerConfig.BOOTSTRAP_SERVERS_CONFIG, bootstrap());
+    config.putAll(InfraLocal.compartilhada().kafka().cliente(UsuarioDoKafka.ADMINISTRADOR));
     config.put(ProducerConfig.ACKS_CONFIG, "all");
     config.put(ProducerConfig.KEY_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());
     config.put(ProducerConfig.VALUE_SERIALIZER_CLASS_CONFIG, StringSerializer.class.getName());

@@ -29,7 +29,7 @@ class SimulacaoTest {
                 .receptor(receptor.url())
                 .segredo(SEGREDO)
                 .banco(banco.url(), banco.usuario(), banco.senha())
-                .kafka(KafkaDeTeste.bootstrap())
+                .kafka(KafkaDeTeste.bootstrap(), KafkaDeTeste.seguranca())
                 .topicoDeEfeitos(topico)
                 .pedidos(80)
                 .taxa(800)

@@ -6,9 +6,27 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.Set;
 import org.junit.jupiter.api.Test;
+import pedidos.infra.UsuarioDoKafka;
 
 class SimuladorMainTest {
+
+  @Test
+  void usuarioDoKafkaViraAsPropriedadesPadraoDoCliente() {
+    var comUsuario =
+        Argumentos.ler(
+            new String[] {"--kafka-usuario=pedidos-admin", "--kafka-senha=s3nha"},
+            Set.of("kafka-usuario", "kafka-senha"));
+    assertThat(SimuladorMain.clienteDoKafka(comUsuario))
+        .containsEntry("security.protocol", "SASL_PLAINTEXT")
+        .containsEntry("sasl.mechanism", "SCRAM-SHA-512")
+        .containsEntry(
+            "sasl.jaas.config",
+            "org.apache.kafka.common.security.scram.ScramLoginModule required"
+                + " username=\"pedidos-admin\" password=\"s3nha\";");
+    assertThat(SimuladorMain.clienteDoKafka(Argumentos.ler(new String[] {}, Set.of()))).isEmpty();
+  }
 
   private static final String SEGREDO = "segredo-cli";
 
@@ -61,6 +79,8 @@ class SimuladorMainTest {
           "--usuario=" + banco.usuario(),
           "--senha=" + banco.senha(),
           "--kafka=" + KafkaDeTeste.bootstrap(),
+          "--kafka-usuario=" + UsuarioDoKafka.ADMINISTRADOR.nome(),
+          "--kafka-senha=" + UsuarioDoKafka.ADMINISTRADOR.senhaLocal(),
           "--topico-efeitos=" + topico,
           "--pedidos=30",
           "--taxa=1000",

@@ -17,7 +17,10 @@ class SistemaDeSeparacaoTest {
     String topico = KafkaDeTeste.topicoNovo();
     try (var separacao =
             SistemaDeSeparacao.iniciar(
-                KafkaDeTeste.bootstrap(), topico, id -> id.startsWith("ord_t_"));
+                KafkaDeTeste.bootstrap(),
+                KafkaDeTeste.seguranca(),
+                topico,
+                id -> id.startsWith("ord_t_"));
         KafkaProducer<String, String> produtor = KafkaDeTeste.produtor()) {
       for (int i = 0; i < 5; i++) {
         produtor
@@ -62,7 +65,10 @@ class SistemaDeSeparacaoTest {
     String topico = "separacao-efeitos-" + UUID.randomUUID();
     try (var separacao =
             SistemaDeSeparacao.iniciar(
-                KafkaDeTeste.bootstrap(), topico, id -> id.startsWith("ord_t_"));
+                KafkaDeTeste.bootstrap(),
+                KafkaDeTeste.seguranca(),
+                topico,
+                id -> id.startsWith("ord_t_"));
         KafkaProducer<String, String> produtor = KafkaDeTeste.produtor()) {
       // Created after the consumer subscribed, as when the relay starts after the simulator; an
       // auto-created topic would make this fail.

@@ -201,7 +201,10 @@ class VerificadorTest {
 
   private static SistemaDeSeparacao separacao(Cenario cenario) {
     return SistemaDeSeparacao.iniciar(
-        KafkaDeTeste.bootstrap(), cenario.topico(), id -> id.startsWith("ord_v_"));
+        KafkaDeTeste.bootstrap(),
+        KafkaDeTeste.seguranca(),
+        cenario.topico(),
+        id -> id.startsWith("ord_v_"));
   }
 
   private static Verificador verificador(

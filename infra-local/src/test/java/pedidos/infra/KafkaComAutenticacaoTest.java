@@ -1,0 +1,143 @@
+package pedidos.infra;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
+
+import java.time.Duration;
+import java.util.HashMap;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.ConsumerRecords;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.errors.AuthorizationException;
+import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.TopicAuthorizationException;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The broker as deployed: SASL/SCRAM for every client and the ACLs of {@link AclsDoKafka}. A client
+ * without credentials gets nothing; each service's principal can do its own work and nothing else.
+ */
+class KafkaComAutenticacaoTest {
+
+  private static KafkaLocal kafka;
+
+  @BeforeAll
+  static void iniciar() throws Exception {
+    // A fixed port: the local run's listener, besides the test kit's own one used internally.
+    kafka = KafkaLocal.builder().porta(Portas.livre()).autenticacao(true).iniciar();
+    try (Admin admin = Admin.create(kafka.cliente(UsuarioDoKafka.ADMINISTRADOR))) {
+      admin
+          .createTopics(
+              List.of(
+                  new NewTopic(AclsDoKafka.EVENTOS, 1, (short) 1),
+                  new NewTopic(AclsDoKafka.EFEITOS, 1, (short) 1)))
+          .all()
+          .get();
+    }
+  }
+
+  @AfterAll
+  static void parar() {
+    kafka.close();
+  }
+
+  @Test
+  void clienteSemCredenciaisERecusado() {
+    Map<String, Object> semCredenciais = new HashMap<>();
+    semCredenciais.put("bootstrap.servers", kafka.bootstrapServers());
+    semCredenciais.put("default.api.timeout.ms", "3000");
+    semCredenciais.put("request.timeout.ms", "1000");
+    try (Admin admin = Admin.create(semCredenciais)) {
+      // The broker expects a SASL handshake and drops the connection: no answer ever comes.
+      assertThatThrownBy(() -> admin.describeCluster().clusterId().get())
+          .isInstanceOf(ExecutionException.class);
+    }
+  }
+
+  @Test
+  void senhaErradaERecusada() {
+    Map<String, Object> errada = kafka.cliente(UsuarioDoKafka.PUBLICADOR);
+    errada.put(
+        "sasl.jaas.config", UsuarioDoKafka.jaas(UsuarioDoKafka.PUBLICADOR.nome(), "nao-e-a-senha"));
+    try (var produtor = produtor(errada)) {
+      assertThatThrownBy(
+              () -> produtor.send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "k", "v")).get())
+          .hasCauseInstanceOf(SaslAuthenticationException.class);
+    }
+  }
+
+  @Test
+  void soOPublicadorEscreveOsTopicosEOAplicadorLeOsEventos() throws Exception {
+    try (var publicador = produtor(kafka.cliente(UsuarioDoKafka.PUBLICADOR))) {
+      publicador.send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "ord_1", "evento")).get();
+    }
+    try (var aplicador = produtor(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
+      assertThatThrownBy(
+              () ->
+                  aplicador
+                      .send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "ord_1", "forjado"))
+                      .get())
+          .hasCauseInstanceOf(TopicAuthorizationException.class);
+    }
+    assertThat(primeiro(UsuarioDoKafka.APLICADOR, "aplicador", AclsDoKafka.EVENTOS).value())
+        .isEqualTo("evento");
+  }
+
+  @Test
+  void aSeparacaoLeSoOsEfeitos() throws Exception {
+    try (var publicador = produtor(kafka.cliente(UsuarioDoKafka.PUBLICADOR))) {
+      publicador.send(new ProducerRecord<>(AclsDoKafka.EFEITOS, "ord_2", "efeito")).get();
+    }
+    assertThat(primeiro(UsuarioDoKafka.SEPARACAO, "separacao-teste", AclsDoKafka.EFEITOS).value())
+        .isEqualTo("efeito");
+    assertThatThrownBy(
+            () -> primeiro(UsuarioDoKafka.SEPARACAO, "separacao-teste", AclsDoKafka.EVENTOS))
+        .isInstanceOf(TopicAuthorizationException.class);
+    try (var separacao = produtor(kafka.cliente(UsuarioDoKafka.SEPARACAO))) {
+      assertThatThrownBy(
+              () -> separacao.send(new ProducerRecord<>(AclsDoKafka.EFEITOS, "ord_2", "x")).get())
+          // Refused before the topic is even asked about: it may write nowhere (no producer id).
+          .cause()
+          .isInstanceOf(AuthorizationException.class);
+    }
+  }
+
+  private static KafkaProducer<String, String> produtor(Map<String, Object> cliente) {
+    Map<String, Object> configuracao = new HashMap<>(cliente);
+    configuracao.put("max.block.ms", "10000");
+    configuracao.put("delivery.timeout.ms", "10000");
+    configuracao.put("request.timeout.ms", "5000");
+    return new KafkaProducer<>(configuracao, new StringSerializer(), new StringSerializer());
+  }
+
+  /** The first record of the topic, read as the user in the group; throws what the broker says. */
+  private static ConsumerRecord<String, String> primeiro(
+      UsuarioDoKafka usuario, String grupo, String topico) {
+    Map<String, Object> configuracao = new HashMap<>(kafka.cliente(usuario));
+    configuracao.put("group.id", grupo);
+    configuracao.put("auto.offset.reset", "earliest");
+    try (var consumidor =
+        new KafkaConsumer<>(configuracao, new StringDeserializer(), new StringDeserializer())) {
+      consumidor.subscribe(List.of(topico));
+      long prazo = System.nanoTime() + Duration.ofSeconds(30).toNanos();
+      while (System.nanoTime() - prazo < 0) {
+        ConsumerRecords<String, String> lidos = consumidor.poll(Duration.ofMillis(500));
+        if (!lidos.isEmpty()) {
+          return lidos.iterator().next();
+        }
+      }
+      throw new AssertionError("nothing read from " + topico + " in 30 s");
+    }
+  }
+}
