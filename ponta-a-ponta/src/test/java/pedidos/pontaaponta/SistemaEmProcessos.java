@@ -12,9 +12,11 @@ import java.nio.file.Path;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Base64;
+import java.util.HashSet;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.stream.Stream;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
@@ -234,13 +236,24 @@ final class SistemaEmProcessos implements AutoCloseable {
     return servico;
   }
 
-  static int portaLivre() {
-    try (ServerSocket socket = new ServerSocket(0)) {
-      return socket.getLocalPort();
-    } catch (IOException e) {
-      throw new IllegalStateException(e);
+  /**
+   * A port free now and never handed out before in this JVM: the kernel may give a just-closed
+   * ephemeral port again, and a service whose management port equals its own port refuses to start
+   * (seen once in CI).
+   */
+  static synchronized int portaLivre() {
+    while (true) {
+      try (ServerSocket socket = new ServerSocket(0)) {
+        if (PORTAS_DADAS.add(socket.getLocalPort())) {
+          return socket.getLocalPort();
+        }
+      } catch (IOException e) {
+        throw new IllegalStateException(e);
+      }
     }
   }
+
+  private static final Set<Integer> PORTAS_DADAS = new HashSet<>();
 
   static KafkaLocal kafkaNaPorta(int porta) {
     return KafkaLocal.builder().porta(porta).autenticacao(true).iniciar();
