@@ -34,21 +34,20 @@ usuario pedidos-publicador "$PEDIDOS_KAFKA_PUBLICADOR_PASSWORD"
 usuario pedidos-aplicador "$PEDIDOS_KAFKA_APLICADOR_PASSWORD"
 usuario pedidos-separacao "$PEDIDOS_KAFKA_SEPARACAO_PASSWORD"
 
+# Each call grants every operation listed on every resource given (one JVM per call: they are
+# grouped, this step runs before any service starts).
 # Only the relay writes loja.eventos and separacao.efeitos; it creates all three topics and raises
 # the size limit and partitions of one made with the broker's defaults.
-permitir pedidos-publicador Write -- --topic loja.eventos
-permitir pedidos-publicador Write -- --topic separacao.efeitos
-for topico in loja.eventos separacao.efeitos loja.eventos.DLT; do
-  permitir pedidos-publicador Create Alter Describe DescribeConfigs AlterConfigs -- --topic "$topico"
-done
+permitir pedidos-publicador Write -- --topic loja.eventos --topic separacao.efeitos
+permitir pedidos-publicador Create Alter Describe DescribeConfigs AlterConfigs -- \
+  --topic loja.eventos --topic separacao.efeitos --topic loja.eventos.DLT
 permitir pedidos-publicador IdempotentWrite Describe -- --cluster
 
 # Only the aplicador's group reads loja.eventos; it writes only the dead-letter topic.
 permitir pedidos-aplicador Read Describe -- --topic loja.eventos
 permitir pedidos-aplicador Write Describe -- --topic loja.eventos.DLT
-for topico in loja.eventos loja.eventos.DLT; do
-  permitir pedidos-aplicador Create Alter DescribeConfigs AlterConfigs -- --topic "$topico"
-done
+permitir pedidos-aplicador Create Alter DescribeConfigs AlterConfigs -- \
+  --topic loja.eventos --topic loja.eventos.DLT
 permitir pedidos-aplicador Read Describe -- --group aplicador
 permitir pedidos-aplicador IdempotentWrite Describe -- --cluster
 

@@ -23,9 +23,10 @@ import org.apache.kafka.common.resource.ResourceType;
  * Who may do what on the broker: only the relay writes {@code loja.eventos} and {@code
  * separacao.efeitos}; only the aplicador's group reads {@code loja.eventos}; the picking system
  * reads only {@code separacao.efeitos}. Everything else is denied (no ACL, no access). The
- * compose's init step ({@code docker/kafka/acls.sh}) grants the same.
+ * compose's init step ({@code docker/kafka/usuarios-e-acls.sh}) grants the same: the deployment
+ * test (implantacao) compares the compose broker's ACLs with {@link #todas()}.
  */
-final class AclsDoKafka {
+public final class AclsDoKafka {
 
   static final String EVENTOS = "loja.eventos";
   static final String DESCARTE = "loja.eventos.DLT";
@@ -33,7 +34,7 @@ final class AclsDoKafka {
 
   private AclsDoKafka() {}
 
-  static List<AclBinding> todas() {
+  public static List<AclBinding> todas() {
     List<AclBinding> acls = new ArrayList<>();
     // The relay writes both topics and creates all three at start-up (TopicosDoPublicador), raising
     // the size limit (ALTER_CONFIGS) and the partitions (ALTER) of one made with the broker's
