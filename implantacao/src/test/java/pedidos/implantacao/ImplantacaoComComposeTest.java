@@ -48,6 +48,7 @@ import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.testcontainers.containers.Container.ExecResult;
 import pedidos.infra.AclsDoKafka;
 import pedidos.simulador.Relatorio;
@@ -64,6 +65,7 @@ import pedidos.simulador.Simulacao;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@ExtendWith(MotorDocker.class)
 class ImplantacaoComComposeTest {
 
   private static final Duration ESPERA = Duration.ofMinutes(4);

@@ -10,7 +10,9 @@ import java.net.NetworkInterface;
 import java.net.SocketException;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.Assumptions;
+import org.junit.jupiter.api.extension.ConditionEvaluationResult;
+import org.junit.jupiter.api.extension.ExecutionCondition;
+import org.junit.jupiter.api.extension.ExtensionContext;
 import org.testcontainers.DockerClientFactory;
 import org.testcontainers.utility.CommandLine;
 
@@ -18,28 +20,46 @@ import org.testcontainers.utility.CommandLine;
  * What the deployment test needs from the machine: a Docker engine, the docker-compose binary, the
  * Debian base image the Dockerfiles start from, and the engine's default bridge (docker0), whose
  * host address the containers reach the simulator's orders API at. Without one of them the test is
- * skipped, saying why, except under {@code CI=true}, where it fails: CI must run it ({@code
- * implantacao/preparar-docker.sh} provides all four).
+ * skipped, saying why (as a JUnit condition, so the report shows the reason), except under {@code
+ * CI=true}, where it fails: CI must run it ({@code implantacao/preparar-docker.sh} provides all
+ * four).
  */
-final class MotorDocker {
+final class MotorDocker implements ExecutionCondition {
+
+  @Override
+  public ConditionEvaluationResult evaluateExecutionCondition(ExtensionContext contexto) {
+    if (contexto.getTestMethod().isPresent()) {
+      return ConditionEvaluationResult.enabled("decided for the class");
+    }
+    // The Docker client may look a name up: the JVM's names file must exist first.
+    NomesDoCompose.iniciar();
+    if (soEmCi()) {
+      return ConditionEvaluationResult.enabled("CI=true: the deployment test must run");
+    }
+    String falta = falta();
+    if (falta == null) {
+      return ConditionEvaluationResult.enabled("Docker is ready");
+    }
+    String motivo = "deployment test skipped: " + falta + COMO_PREPARAR;
+    System.out.println(motivo);
+    return ConditionEvaluationResult.disabled(motivo);
+  }
 
   static final String IMAGEM_BASE = "debian:bookworm-slim";
   private static final String COMO_PREPARAR =
       " (as root, implantacao/preparar-docker.sh installs and starts it; README, \"Deploying\")";
 
-  private MotorDocker() {}
-
-  /** Returns the host's address on docker0; skips or fails the test when something is missing. */
+  /** The host's address on docker0; fails the test when something is missing (under CI). */
   static String exigir() {
     String falta = falta();
-    if (falta == null) {
-      return enderecoDoDocker0().orElseThrow();
+    if (falta != null) {
+      fail("the deployment test cannot run: " + falta + COMO_PREPARAR);
     }
-    if ("true".equals(System.getenv("CI"))) {
-      fail("CI=true and the deployment test cannot run: " + falta + COMO_PREPARAR);
-    }
-    Assumptions.abort("deployment test skipped: " + falta + COMO_PREPARAR);
-    throw new AssertionError("unreachable");
+    return enderecoDoDocker0().orElseThrow();
+  }
+
+  private static boolean soEmCi() {
+    return "true".equals(System.getenv("CI"));
   }
 
   private static String falta() {

@@ -278,6 +278,12 @@ final class PilhaDoCompose implements AutoCloseable {
             .redirectOutput(logs.resolve("recriar.log").toFile());
     processo.environment().putAll(ambiente);
     processo.environment().put("COMPOSE_PROJECT_NAME", projeto);
+    // The engine Testcontainers found, as its own docker-compose calls are told.
+    processo
+        .environment()
+        .put(
+            "DOCKER_HOST",
+            DockerClientFactory.instance().getTransportConfig().getDockerHost().toString());
     processo
         .environment()
         .put(
