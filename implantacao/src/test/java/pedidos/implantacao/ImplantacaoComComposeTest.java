@@ -41,6 +41,7 @@ import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
+import org.awaitility.Awaitility;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
@@ -77,6 +78,8 @@ class ImplantacaoComComposeTest {
 
   @BeforeAll
   void subir() {
+    // Conditions here ask the engine, PostgreSQL or a container: not ten times a second.
+    Awaitility.setDefaultPollInterval(Duration.ofSeconds(1));
     // Before any name is looked up in this JVM (see NomesDoCompose).
     NomesDoCompose.iniciar();
     String enderecoDoHost = MotorDocker.exigir();
@@ -96,6 +99,7 @@ class ImplantacaoComComposeTest {
 
   @AfterAll
   void descer() {
+    Awaitility.reset();
     if (pilha != null) {
       pilha.close();
       medir("in all, with docker-compose down -v");
@@ -276,6 +280,7 @@ class ImplantacaoComComposeTest {
 
       await()
           .atMost(Duration.ofSeconds(60))
+          .pollInterval(Duration.ofMillis(250))
           .alias("the standby takes over")
           .until(() -> papel(reserva).equals("ATIVO"));
       System.out.printf(
@@ -456,18 +461,23 @@ class ImplantacaoComComposeTest {
     return HTTP.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
   }
 
+  /** The topics' names as the client sees them; refused clients fail within five seconds. */
   private Set<String> topicos(Map<String, Object> cliente) throws Exception {
-    try (Admin admin = admin(cliente)) {
+    try (Admin admin = admin(cliente, Duration.ofSeconds(5))) {
       return admin.listTopics().names().get(30, TimeUnit.SECONDS);
     }
   }
 
   private Admin admin(Map<String, Object> cliente) {
+    return admin(cliente, Duration.ofSeconds(20));
+  }
+
+  private Admin admin(Map<String, Object> cliente, Duration prazo) {
     Properties config = new Properties();
     config.putAll(cliente);
     config.put(AdminClientConfig.BOOTSTRAP_SERVERS_CONFIG, pilha.bootstrapDoKafka());
-    config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, "10000");
-    config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, "20000");
+    config.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, String.valueOf(prazo.toMillis() / 2));
+    config.put(AdminClientConfig.DEFAULT_API_TIMEOUT_MS_CONFIG, String.valueOf(prazo.toMillis()));
     return Admin.create(config);
   }
 

@@ -32,7 +32,6 @@ import org.testcontainers.DockerClientFactory;
 import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.DockerComposeContainer;
 import org.testcontainers.containers.ExecInContainerPattern;
-import org.testcontainers.containers.wait.strategy.Wait;
 import org.testcontainers.utility.LogUtils;
 
 /**
@@ -125,11 +124,11 @@ final class PilhaDoCompose implements AutoCloseable {
             .withBuild(true)
             .withEnv(ambiente)
             .withStartupTimeout(PARTIDA);
-    for (String servico : List.of("postgres", "kafka", "receptor", "aplicador")) {
-      compose.waitingFor(servico, Wait.forHealthcheck().withStartupTimeout(PARTIDA));
+    for (String servico : List.of("postgres", "kafka")) {
+      compose.waitingFor(servico, new SaudavelPeloDocker().withStartupTimeout(PARTIDA));
     }
-    for (String relay : RELAYS) {
-      compose.waitingFor(relay, Wait.forHealthcheck().withStartupTimeout(PARTIDA));
+    for (String servico : SERVICOS) {
+      compose.waitingFor(servico, new SaudavelPeloDocker().withStartupTimeout(PARTIDA));
     }
   }
 
