@@ -74,7 +74,8 @@ public class AplicadorApplication {
    * The erasure of one customer ({@link ApagamentoDeCliente}), as the owner role with the migration
    * step's variables: it rewrites tables no service may write. No Spring context, no Kafka.
    *
-   * @return 0 done (or nothing to do), 1 failed part way (run it again: it is idempotent), 2 usage
+   * @return 0 done (or nothing to do), 1 failed part way (run it again: it is idempotent), 2 usage,
+   *     3 the database is down, unsupported or not migrated
    */
   static int apagarCliente(
       List<String> argumentos, Map<String, String> ambiente, PrintStream saida) {
@@ -101,7 +102,13 @@ public class AplicadorApplication {
               + " / SPRING_FLYWAY_PASSWORD: the owner role of the schema, as for migrar");
       return 2;
     }
-    var conexao = ConexaoDeComando.abrir(url, usuario, ambiente.get("SPRING_FLYWAY_PASSWORD"));
+    ConexaoDeComando conexao;
+    try {
+      conexao = ConexaoDeComando.abrir(url, usuario, ambiente.get("SPRING_FLYWAY_PASSWORD"));
+    } catch (RuntimeException e) {
+      System.err.println("apagar-cliente cannot use the database: " + e.getMessage());
+      return 3;
+    }
     try {
       String mascarado = MascaraDeEmail.mascarar(email);
       ResumoDoApagamento resumo =
@@ -158,7 +165,13 @@ public class AplicadorApplication {
       return 2;
     }
     String usuario = ambiente.getOrDefault("SPRING_DATASOURCE_USERNAME", "pedidos_aplicador");
-    var conexao = ConexaoDeComando.abrir(url, usuario, ambiente.get("SPRING_DATASOURCE_PASSWORD"));
+    ConexaoDeComando conexao;
+    try {
+      conexao = ConexaoDeComando.abrir(url, usuario, ambiente.get("SPRING_DATASOURCE_PASSWORD"));
+    } catch (RuntimeException e) {
+      System.err.println("reter cannot use the database: " + e.getMessage());
+      return 3;
+    }
     try {
       ResumoDaRetencao resumo =
           new Retencao(
