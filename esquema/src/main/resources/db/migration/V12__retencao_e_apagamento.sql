@@ -9,9 +9,11 @@
 -- A redacted (or erased) payload no longer equals the body the store sent, yet a redelivery of that
 -- body must still be a duplicate, not a conflict: before its payload is first rewritten, the row
 -- keeps the digest of the body as first stored. NULL: the payload is still the body as stored.
+-- (IF NOT EXISTS: on a large inbox the operator adds them first to build the index below
+-- concurrently, README "Data lifecycle".)
 ALTER TABLE webhook_eventos
-  ADD COLUMN payload_sha256 bytea,
-  ADD COLUMN redigido_em timestamptz; -- when retention reduced the payload to what the fold reads
+  ADD COLUMN IF NOT EXISTS payload_sha256 bytea,
+  ADD COLUMN IF NOT EXISTS redigido_em timestamptz; -- when retention reduced the payload
 
 -- The digest of a body as stored: SHA-256 of PostgreSQL's text of the jsonb, which is the same for
 -- every body equal as jsonb in key order, whitespace and duplicate keys. (Numbers are written as
