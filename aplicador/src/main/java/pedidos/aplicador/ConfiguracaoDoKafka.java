@@ -21,6 +21,7 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.dominio.MascaraDeEmail;
 import pedidos.dominio.Resultado;
 
 /** The topics the applier reads and writes, and the one error handler of its listener. */
@@ -164,9 +165,11 @@ class ConfiguracaoDoKafka {
   }
 
   /**
-   * The default headers of a dead-letter record, with the message and the stack trace capped: an
-   * exception's message may quote a whole payload, and an uncapped header could make the
-   * dead-letter record larger than the producer or the topic accepts.
+   * The default headers of a dead-letter record, with the message and the stack trace capped and
+   * customer emails masked in both: an exception's message may quote a whole payload, and an
+   * uncapped header could make the dead-letter record larger than the producer or the topic
+   * accepts. The record's value keeps the event as it came (the dead-letter topic exists to replay
+   * it), but whoever reads the headers to triage a failure sees no address there.
    */
   static void cabecalhosDaFalha(
       Headers cabecalhos,
@@ -181,7 +184,7 @@ class ConfiguracaoDoKafka {
     if (!daChave && falha.getCause() != null) {
       cabecalhos.add(info.getExceptionCauseFqcn(), bytes(causa.getClass().getName()));
     }
-    String mensagem = String.valueOf(causa.getMessage());
+    String mensagem = MascaraDeEmail.mascararNoTexto(String.valueOf(causa.getMessage()));
     cabecalhos.add(
         daChave ? info.getKeyExceptionMessage() : info.getExceptionMessage(),
         bytes(cortar(mensagem, CARACTERES_DA_MENSAGEM_DE_ERRO)));
@@ -189,7 +192,7 @@ class ConfiguracaoDoKafka {
     falha.printStackTrace(new java.io.PrintWriter(pilha));
     cabecalhos.add(
         daChave ? info.getKeyExceptionStacktrace() : info.getExceptionStacktrace(),
-        bytes(cortar(pilha.toString(), CARACTERES_DA_PILHA)));
+        bytes(cortar(MascaraDeEmail.mascararNoTexto(pilha.toString()), CARACTERES_DA_PILHA)));
   }
 
   static String cortar(String texto, int caracteres) {
