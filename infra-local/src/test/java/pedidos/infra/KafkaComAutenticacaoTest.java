@@ -17,6 +17,7 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -35,7 +36,8 @@ class KafkaComAutenticacaoTest {
   @BeforeAll
   static void iniciar() throws Exception {
     // A fixed port: the local run's listener, besides the test kit's own one used internally.
-    kafka = KafkaLocal.builder().porta(Portas.livre()).autenticacao(true).iniciar();
+    // And a TLS listener: SASL over TLS, as a deployment with SASL_SSL runs it.
+    kafka = KafkaLocal.builder().porta(Portas.livre()).autenticacao(true).tls(true).iniciar();
     try (Admin admin = Admin.create(kafka.cliente(UsuarioDoKafka.ADMINISTRADOR))) {
       admin
           .createTopics(
@@ -113,6 +115,45 @@ class KafkaComAutenticacaoTest {
     }
   }
 
+  @Test
+  void sobreTlsOsMesmosUsuariosTrabalham() throws Exception {
+    try (var publicador = produtor(kafka.clienteTls(UsuarioDoKafka.PUBLICADOR))) {
+      publicador.send(new ProducerRecord<>(AclsDoKafka.EFEITOS, "ord_tls", "por-tls")).get();
+    }
+    // Other tests write the same topic: the one with this key is this test's.
+    assertThat(
+            primeiro(
+                    kafka.clienteTls(UsuarioDoKafka.SEPARACAO),
+                    "separacao-tls",
+                    AclsDoKafka.EFEITOS,
+                    "ord_tls")
+                .value())
+        .isEqualTo("por-tls");
+  }
+
+  @Test
+  void ouvinteTlsRecusaQuemNaoConfiaNoCertificadoOuFalaSemTls() {
+    Map<String, Object> semConfianca = kafka.clienteTls(UsuarioDoKafka.PUBLICADOR);
+    semConfianca.remove("ssl.truststore.location");
+    semConfianca.remove("ssl.truststore.password");
+    semConfianca.remove("ssl.truststore.type");
+    try (var produtor = produtor(semConfianca)) {
+      assertThatThrownBy(
+              () -> produtor.send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "k", "v")).get())
+          .hasCauseInstanceOf(SslAuthenticationException.class);
+    }
+
+    Map<String, Object> semTls = kafka.cliente(UsuarioDoKafka.PUBLICADOR);
+    semTls.put("bootstrap.servers", kafka.bootstrapServersTls().orElseThrow());
+    semTls.put("default.api.timeout.ms", "3000");
+    semTls.put("request.timeout.ms", "1000");
+    try (Admin admin = Admin.create(semTls)) {
+      // A SASL handshake sent in clear is not a TLS hello: the broker drops the connection.
+      assertThatThrownBy(() -> admin.describeCluster().clusterId().get())
+          .isInstanceOf(ExecutionException.class);
+    }
+  }
+
   private static KafkaProducer<String, String> produtor(Map<String, Object> cliente) {
     Map<String, Object> configuracao = new HashMap<>(cliente);
     configuracao.put("max.block.ms", "10000");
@@ -124,7 +165,13 @@ class KafkaComAutenticacaoTest {
   /** The first record of the topic, read as the user in the group; throws what the broker says. */
   private static ConsumerRecord<String, String> primeiro(
       UsuarioDoKafka usuario, String grupo, String topico) {
-    Map<String, Object> configuracao = new HashMap<>(kafka.cliente(usuario));
+    return primeiro(kafka.cliente(usuario), grupo, topico, null);
+  }
+
+  /** The first record with the key ({@code null}: any key). */
+  private static ConsumerRecord<String, String> primeiro(
+      Map<String, Object> cliente, String grupo, String topico, String chave) {
+    Map<String, Object> configuracao = new HashMap<>(cliente);
     configuracao.put("group.id", grupo);
     configuracao.put("auto.offset.reset", "earliest");
     try (var consumidor =
@@ -133,8 +180,10 @@ class KafkaComAutenticacaoTest {
       long prazo = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (System.nanoTime() - prazo < 0) {
         ConsumerRecords<String, String> lidos = consumidor.poll(Duration.ofMillis(500));
-        if (!lidos.isEmpty()) {
-          return lidos.iterator().next();
+        for (ConsumerRecord<String, String> lido : lidos) {
+          if (chave == null || chave.equals(lido.key())) {
+            return lido;
+          }
         }
       }
       throw new AssertionError("nothing read from " + topico + " in 30 s");
