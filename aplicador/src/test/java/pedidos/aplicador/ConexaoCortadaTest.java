@@ -17,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.dominio.ModoDeAplicacao;
 
 /**
  * PostgreSQL cutting a connection in the middle of a statement, as a restart or a failover does:
