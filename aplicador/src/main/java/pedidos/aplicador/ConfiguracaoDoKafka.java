@@ -49,7 +49,9 @@ class ConfiguracaoDoKafka {
   DefaultKafkaProducerFactoryCustomizer tamanhoDoDescarte() {
     return fabrica ->
         fabrica.updateConfigs(
-            Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE));
+            Map.of(
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE));
   }
 
   /**
