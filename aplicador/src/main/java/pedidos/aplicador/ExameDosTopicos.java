@@ -236,7 +236,10 @@ final class ExameDosTopicos {
         throw new KafkaSemResposta(espera, e.getCause());
       }
       throw new IllegalStateException(
-          "Kafka refused to describe the aplicador's topics: " + e.getCause(), e.getCause());
+          "Kafka refused to describe the aplicador's topics (its user needs Describe and"
+              + " DescribeConfigs on both: docker/kafka/usuarios-e-acls.sh grants them): "
+              + e.getCause(),
+          e.getCause());
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while checking the aplicador's topics", e);
