@@ -7,14 +7,11 @@ import java.time.Duration;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.admin.Admin;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
@@ -23,6 +20,7 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import pedidos.dominio.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
@@ -39,7 +37,7 @@ import pedidos.infra.UsuarioDoKafka;
       "aplicador.topico=" + AplicadorSobreTlsTest.TOPICO,
       "aplicador.topico-de-descarte=" + AplicadorSobreTlsTest.TOPICO + ".DLT",
       "aplicador.grupo=aplicador-tls",
-      "aplicador.particoes=1",
+      "aplicador.topicos.particoes=1",
       "aplicador.espera-maxima-entre-tentativas=500ms",
       "aplicador.tarefas-periodicas=false"
     })
@@ -48,22 +46,17 @@ class AplicadorSobreTlsTest {
   static final String TOPICO = "loja.eventos.tls";
 
   @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) throws Exception {
+  static void infra(DynamicPropertyRegistry registro) {
     InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
     InfraDeTeste.propriedadesDoKafkaSobreTls(UsuarioDoKafka.ADMINISTRADOR)
         .forEach((nome, valor) -> registro.add(nome, () -> valor));
-    // The listener never creates its topic (a deployment's relay does); here the test plays it.
-    try (Admin admin = Admin.create(InfraDeTeste.clienteDoKafka())) {
-      for (String topico : List.of(TOPICO, TOPICO + ".DLT")) {
-        try {
-          admin.createTopics(List.of(new NewTopic(topico, 1, (short) 1))).all().get();
-        } catch (java.util.concurrent.ExecutionException e) {
-          if (!(e.getCause() instanceof TopicExistsException)) {
-            throw e;
-          }
-        }
-      }
-    }
+    // The relay's, in a deployment: the applier checks them at start and creates none.
+    TopicosDeTeste.criar(TOPICO, 1, TopicosDeTeste.RETENCAO, EnvelopeDeEntrada.BYTES_DA_MENSAGEM);
+    TopicosDeTeste.criar(
+        TOPICO + ".DLT",
+        1,
+        TopicosDeTeste.RETENCAO,
+        EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE);
   }
 
   @Autowired JdbcClient jdbc;

@@ -135,7 +135,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
     return new AplicadorProperties(
         propriedades.topico(),
         propriedades.topicoDeDescarte(),
-        propriedades.particoes(),
+        propriedades.topicos(),
         propriedades.concorrencia(),
         Duration.ofMinutes(5),
         propriedades.tentativasDeFalhaDesconhecida(),

@@ -54,6 +54,8 @@ class PaginaDeStatusTest {
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
     InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
+    // The relay's, in a deployment: the applier checks them at start and creates none.
+    TopicosDeTeste.comoORelay();
   }
 
   @LocalServerPort int porta;

@@ -9,12 +9,17 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
 import org.apache.kafka.common.errors.SslAuthenticationException;
@@ -152,6 +157,63 @@ class KafkaComAutenticacaoTest {
       assertThatThrownBy(() -> admin.describeCluster().clusterId().get())
           .isInstanceOf(ExecutionException.class);
     }
+  }
+
+  /**
+   * The relay owns the topics: it creates them, adds partitions and changes their settings. The
+   * aplicador may read their settings (its start-up check) and change nothing.
+   */
+  @Test
+  void soORelayCriaEAlteraOsTopicosOAplicadorSoOsDescreve() throws Exception {
+    ConfigResource descarte = new ConfigResource(ConfigResource.Type.TOPIC, AclsDoKafka.DESCARTE);
+    ConfigResource eventos = new ConfigResource(ConfigResource.Type.TOPIC, AclsDoKafka.EVENTOS);
+    try (Admin aplicador = Admin.create(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
+      assertThatThrownBy(
+              () ->
+                  aplicador
+                      .createTopics(List.of(new NewTopic(AclsDoKafka.DESCARTE, 1, (short) 1)))
+                      .all()
+                      .get())
+          .hasCauseInstanceOf(TopicAuthorizationException.class);
+    }
+    try (Admin relay = Admin.create(kafka.cliente(UsuarioDoKafka.PUBLICADOR))) {
+      relay.createTopics(List.of(new NewTopic(AclsDoKafka.DESCARTE, 1, (short) 1))).all().get();
+      relay.createPartitions(Map.of(AclsDoKafka.DESCARTE, NewPartitions.increaseTo(2))).all().get();
+      relay.incrementalAlterConfigs(Map.of(descarte, List.of(retencao("86400000")))).all().get();
+      assertThat(relay.describeConfigs(List.of(descarte)).all().get()).containsKey(descarte);
+    }
+    try (Admin aplicador = Admin.create(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
+      assertThat(
+              aplicador
+                  .describeTopics(List.of(AclsDoKafka.EVENTOS, AclsDoKafka.DESCARTE))
+                  .allTopicNames()
+                  .get())
+          .hasSize(2);
+      assertThat(aplicador.describeConfigs(List.of(eventos, descarte)).all().get())
+          .containsKeys(eventos, descarte);
+      for (ConfigResource topico : List.of(eventos, descarte)) {
+        assertThatThrownBy(
+                () ->
+                    aplicador
+                        .incrementalAlterConfigs(Map.of(topico, List.of(retencao("1"))))
+                        .all()
+                        .get())
+            .as("the dead letters' retention, say, is not the aplicador's to shorten")
+            .hasCauseInstanceOf(TopicAuthorizationException.class);
+        assertThatThrownBy(
+                () ->
+                    aplicador
+                        .createPartitions(Map.of(topico.name(), NewPartitions.increaseTo(4)))
+                        .all()
+                        .get())
+            .hasCauseInstanceOf(TopicAuthorizationException.class);
+      }
+    }
+  }
+
+  private static AlterConfigOp retencao(String milissegundos) {
+    return new AlterConfigOp(
+        new ConfigEntry(TopicConfig.RETENTION_MS_CONFIG, milissegundos), AlterConfigOp.OpType.SET);
   }
 
   private static KafkaProducer<String, String> produtor(Map<String, Object> cliente) {
