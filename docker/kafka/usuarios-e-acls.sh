@@ -29,13 +29,23 @@ permitir() { # principal operation... -- resource options
     --allow-principal "User:$principal" "${operacoes[@]}" "$@" > /dev/null
 }
 
+revogar() { # principal operation... -- resource options
+  local principal=$1
+  shift
+  local operacoes=()
+  while [ "$1" != "--" ]; do operacoes+=(--operation "$1"); shift; done
+  shift
+  "$BIN/kafka-acls.sh" --bootstrap-server "$SERVIDOR" --command-config "$CONFIG" --remove --force \
+    --allow-principal "User:$principal" "${operacoes[@]}" "$@" > /dev/null
+}
+
 usuario pedidos-admin "$PEDIDOS_KAFKA_ADMIN_PASSWORD"
 usuario pedidos-publicador "$PEDIDOS_KAFKA_PUBLICADOR_PASSWORD"
 usuario pedidos-aplicador "$PEDIDOS_KAFKA_APLICADOR_PASSWORD"
 usuario pedidos-separacao "$PEDIDOS_KAFKA_SEPARACAO_PASSWORD"
 
-# Only the relay writes loja.eventos and separacao.efeitos; it creates all three topics and raises
-# the size limit and partitions of one made with the broker's defaults.
+# Only the relay writes loja.eventos and separacao.efeitos; it owns all three topics: it creates
+# them, adds partitions and corrects their settings before each start of its engine.
 permitir pedidos-publicador Write -- --topic loja.eventos
 permitir pedidos-publicador Write -- --topic separacao.efeitos
 for topico in loja.eventos separacao.efeitos loja.eventos.DLT; do
@@ -43,13 +53,16 @@ for topico in loja.eventos separacao.efeitos loja.eventos.DLT; do
 done
 permitir pedidos-publicador IdempotentWrite Describe -- --cluster
 
-# Only the aplicador's group reads loja.eventos; it writes only the dead-letter topic.
-permitir pedidos-aplicador Read Describe -- --topic loja.eventos
-permitir pedidos-aplicador Write Describe -- --topic loja.eventos.DLT
-for topico in loja.eventos loja.eventos.DLT; do
-  permitir pedidos-aplicador Create Alter DescribeConfigs AlterConfigs -- --topic "$topico"
-done
+# Only the aplicador's group reads loja.eventos; it writes only the dead-letter topic. It checks
+# both topics' settings at start and may change neither (no Create, Alter or AlterConfigs).
+permitir pedidos-aplicador Read Describe DescribeConfigs -- --topic loja.eventos
+permitir pedidos-aplicador Write Describe DescribeConfigs -- --topic loja.eventos.DLT
 permitir pedidos-aplicador Read Describe -- --group aplicador
+# Granted by earlier versions, when the aplicador also created the topics: a broker that kept its
+# data keeps ACLs, so they are revoked, not only no longer added.
+for topico in loja.eventos loja.eventos.DLT; do
+  revogar pedidos-aplicador Create Alter AlterConfigs -- --topic "$topico"
+done
 permitir pedidos-aplicador IdempotentWrite Describe -- --cluster
 
 # The picking system reads separacao.efeitos only, in groups named separacao*.

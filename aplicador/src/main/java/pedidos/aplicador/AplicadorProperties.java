@@ -7,6 +7,7 @@ import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
 import java.time.Duration;
 import java.util.List;
+import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
@@ -16,7 +17,7 @@ import org.springframework.validation.annotation.Validated;
  *
  * @param topico the topic of stored events the relay fills
  * @param topicoDeDescarte where records that can never be applied go, with the reason
- * @param particoes partitions of the topics when this service creates them
+ * @param topicos what this service needs of its topics, which the relay owns; checked at start
  * @param concorrencia listener threads; more than the partitions would idle
  * @param esperaPorLock how long an apply waits for a lock before failing as transient
  * @param tentativasDeFalhaDesconhecida attempts of a record that fails in an unknown way before it
@@ -35,7 +36,7 @@ import org.springframework.validation.annotation.Validated;
 record AplicadorProperties(
     @DefaultValue("loja.eventos") @NotBlank String topico,
     @DefaultValue("loja.eventos.DLT") @NotBlank String topicoDeDescarte,
-    @DefaultValue("12") @Min(1) int particoes,
+    @DefaultValue @Valid Topicos topicos,
     @DefaultValue("3") @Min(1) int concorrencia,
     @DefaultValue("5s") @NotNull Duration esperaPorLock,
     @DefaultValue("5") @Min(1) int tentativasDeFalhaDesconhecida,
@@ -55,11 +56,11 @@ record AplicadorProperties(
   /** Every field but the signing keys, which must never reach a log. */
   @Override
   public String toString() {
-    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, particoes=%d, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, assinatura=%d key(s)]"
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, assinatura=%d key(s)]"
         .formatted(
             topico,
             topicoDeDescarte,
-            particoes,
+            topicos,
             concorrencia,
             esperaPorLock,
             tentativasDeFalhaDesconhecida,
@@ -72,6 +73,27 @@ record AplicadorProperties(
             retencao,
             assinatura.size());
   }
+
+  /**
+   * What the applier needs of {@code loja.eventos} and its dead-letter topic. The relay owns both
+   * (it creates them and corrects their settings at its start, from {@code publicador.topicos.*});
+   * this service only checks them before its listener reads ({@link VerificacaoDosTopicos}) and
+   * refuses to start on what it cannot live with.
+   *
+   * @param particoes the fewest partitions {@code loja.eventos} may have: at least the listener
+   *     threads of every applier of the deployment (instances × {@code concorrencia}), and what the
+   *     relay is told to make ({@code publicador.topicos.particoes})
+   * @param janelaDeReplay how far back the replay command must reach (README, "Operations
+   *     runbook"): {@code loja.eventos} must keep its records at least this long
+   * @param espera how long the start waits for the relay to create or correct the topics before
+   *     refusing; services start in any order
+   * @param intervalo between two checks while waiting
+   */
+  record Topicos(
+      @DefaultValue("12") @Min(1) int particoes,
+      @DefaultValue("14d") @NotNull @DurationMin(hours = 1) Duration janelaDeReplay,
+      @DefaultValue("2m") @NotNull Duration espera,
+      @DefaultValue("5s") @NotNull @DurationMin(millis = 1) Duration intervalo) {}
 
   /**
    * The operators' credentials ({@code PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Checked

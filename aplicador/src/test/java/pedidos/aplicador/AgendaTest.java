@@ -96,7 +96,7 @@ class AgendaTest extends ContextoDoAplicador {
     return new AplicadorProperties(
         propriedades.topico(),
         propriedades.topicoDeDescarte(),
-        propriedades.particoes(),
+        propriedades.topicos(),
         propriedades.concorrencia(),
         propriedades.esperaPorLock(),
         propriedades.tentativasDeFalhaDesconhecida(),

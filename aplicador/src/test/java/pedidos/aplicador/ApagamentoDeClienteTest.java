@@ -13,6 +13,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Status;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;

@@ -30,6 +30,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.dominio.DobraCanonica;
 import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.Fato;
+import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Resultado;
 import pedidos.dominio.Status;
 import pedidos.infra.InfraLocal;
