@@ -309,7 +309,8 @@ sleep 3; p0=$(agora); sleep "$BASE_PGBENCH"; p1=$(agora)
 log "dropping the partitions older than 30 days beside the inserts"
 VELHAS=$(sql "SELECT c.relname FROM pg_inherits i JOIN pg_class c ON c.oid = i.inhrelid
   WHERE i.inhparent = 'webhook_eventos_part'::regclass
-    AND to_date(right(c.relname, 8), 'YYYYMMDD') + 1 <= (now() - interval '30 days')::date ORDER BY 1")
+    AND CASE WHEN c.relname ~ '^webhook_eventos_[0-9]{8}\$' THEN to_date(right(c.relname, 8), 'YYYYMMDD') END + 1
+        <= (now() - interval '30 days')::date ORDER BY 1")
 LINHAS_VELHAS=$(sql "SELECT count(*) FROM webhook_eventos_part WHERE recebido_em < (now() - interval '30 days')::date")
 w=$(lsn); d0=$(agora)
 for particao in $VELHAS; do sql "DROP TABLE $particao"; done
