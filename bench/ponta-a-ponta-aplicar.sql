@@ -1,8 +1,12 @@
 -- pgbench's copy of one apply by the applier's Kafka listener (OuvinteDeEventos ->
--- AplicadorDeEventos.guardarEAplicarNaTransacao), statement for
--- statement, in the same order, over an event already in the inbox and not applied yet. What the
--- Java code computes between statements (reading the record, the fold, the new state and its
--- effects) is precomputed per event in bancada_fila by bench/ponta-a-ponta.sh.
+-- AplicadorDeEventos.guardarEAplicarNaTransacao), statement for statement, in the same order,
+-- over an event already in the inbox and not applied yet. What the Java code computes between
+-- statements (reading the record, the policy, the new state and its effects) is precomputed per
+-- event in bancada_fila by bench/ponta-a-ponta.sh.
+--
+-- Generated from the applier's statements (CaixaDeEntrada, LeitorDoPedido,
+-- GravadorDaAplicacao) by aplicador's SqlDaBancadaTest, which fails when they differ: do not
+-- edit by hand; run the test with -Dbancada.regravar=true to write it again.
 --
 -- Round trips, as the applier makes them: one pipeline (BEGIN, the insert, the lock, the read;
 -- pgjdbc sends a multi-statement PreparedStatement the same way), the write, the commit. pgbench
@@ -25,7 +29,8 @@ SELECT f.evento_id, f.tipo, f.payload::text AS payload, f.aplicado_em IS NOT NUL
   FROM webhook_eventos f
   LEFT JOIN pedidos p ON p.id = f.recurso_id
  WHERE f.recurso_id = (SELECT recurso_id FROM webhook_eventos WHERE evento_id = :ev)
-   AND (f.aplicado_em IS NOT NULL OR f.evento_id = :ev);
+   AND (f.evento_id = :ev
+        OR (f.aplicado_em IS NOT NULL AND f.resultado IS DISTINCT FROM 'falha_de_aplicacao'));
 \endpipeline
 WITH estado AS (
   INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem)

@@ -29,6 +29,16 @@ permitir() { # principal operation... -- resource options
     --allow-principal "User:$principal" "${operacoes[@]}" "$@" > /dev/null
 }
 
+revogar() { # principal operation... -- resource options
+  local principal=$1
+  shift
+  local operacoes=()
+  while [ "$1" != "--" ]; do operacoes+=(--operation "$1"); shift; done
+  shift
+  "$BIN/kafka-acls.sh" --bootstrap-server "$SERVIDOR" --command-config "$CONFIG" --remove --force \
+    --allow-principal "User:$principal" "${operacoes[@]}" "$@" > /dev/null
+}
+
 usuario pedidos-admin "$PEDIDOS_KAFKA_ADMIN_PASSWORD"
 usuario pedidos-publicador "$PEDIDOS_KAFKA_PUBLICADOR_PASSWORD"
 usuario pedidos-aplicador "$PEDIDOS_KAFKA_APLICADOR_PASSWORD"
@@ -36,19 +46,21 @@ usuario pedidos-separacao "$PEDIDOS_KAFKA_SEPARACAO_PASSWORD"
 
 # Each call grants every operation listed on every resource given (one JVM per call: they are
 # grouped, this step runs before any service starts).
-# Only the relay writes loja.eventos and separacao.efeitos; it creates all three topics and raises
-# the size limit and partitions of one made with the broker's defaults.
+# Only the relay writes loja.eventos and separacao.efeitos; it owns all three topics: it creates
+# them, adds partitions and corrects their settings before each start of its engine.
 permitir pedidos-publicador Write -- --topic loja.eventos --topic separacao.efeitos
 permitir pedidos-publicador Create Alter Describe DescribeConfigs AlterConfigs -- \
   --topic loja.eventos --topic separacao.efeitos --topic loja.eventos.DLT
 permitir pedidos-publicador IdempotentWrite Describe -- --cluster
 
-# Only the aplicador's group reads loja.eventos; it writes only the dead-letter topic.
-permitir pedidos-aplicador Read Describe -- --topic loja.eventos
-permitir pedidos-aplicador Write Describe -- --topic loja.eventos.DLT
-permitir pedidos-aplicador Create Alter DescribeConfigs AlterConfigs -- \
-  --topic loja.eventos --topic loja.eventos.DLT
+# Only the aplicador's group reads loja.eventos; it writes only the dead-letter topic. It checks
+# both topics' settings at start and may change neither (no Create, Alter or AlterConfigs).
+permitir pedidos-aplicador Read Describe DescribeConfigs -- --topic loja.eventos
+permitir pedidos-aplicador Write Describe DescribeConfigs -- --topic loja.eventos.DLT
 permitir pedidos-aplicador Read Describe -- --group aplicador
+# Granted by earlier versions, when the aplicador also created the topics: a broker that kept its
+# data keeps ACLs, so they are revoked, not only no longer added.
+revogar pedidos-aplicador Create Alter AlterConfigs -- --topic loja.eventos --topic loja.eventos.DLT
 permitir pedidos-aplicador IdempotentWrite Describe -- --cluster
 
 # The picking system reads separacao.efeitos only, in groups named separacao*.

@@ -2,18 +2,15 @@ package pedidos.aplicador;
 
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
-import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.common.TopicPartition;
-import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.header.Headers;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
-import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaOperations;
 import org.springframework.kafka.listener.ConsumerRecordRecoverer;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
@@ -21,52 +18,28 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.dominio.MascaraDeEmail;
 import pedidos.dominio.Resultado;
 
-/** The topics the applier reads and writes, and the one error handler of its listener. */
+/**
+ * The applier's Kafka clients and the one error handler of its listener. The topics are the relay's
+ * (it creates and corrects them); this service only checks them at start ({@link
+ * VerificacaoDosTopicos}).
+ */
 @Configuration(proxyBeanMethods = false)
 class ConfiguracaoDoKafka {
 
   private static final Logger log = LoggerFactory.getLogger(ConfiguracaoDoKafka.class);
 
-  /** The exception's message in a dead-letter record's headers, at most (characters). */
+  /**
+   * The exception's message in a dead-letter record's headers, at most (characters). With the stack
+   * trace's cap, at most 60 KiB in UTF-8: well inside {@link EnvelopeDeEntrada#MARGEM_DO_DESCARTE},
+   * which the relay sizes the dead-letter topic with.
+   */
   static final int CARACTERES_DA_MENSAGEM_DE_ERRO = 4 << 10;
 
   /** The stack trace in a dead-letter record's headers, at most (characters). */
   static final int CARACTERES_DA_PILHA = 16 << 10;
-
-  /**
-   * What a dead-letter record adds to the record it carries: the exception headers (the message and
-   * the stack trace, each capped above, at most 3 bytes a character in UTF-8, plus class names) and
-   * the original topic, partition, offset, timestamp and group.
-   */
-  static final int MARGEM_DO_DESCARTE = 128 << 10;
-
-  /** The largest dead-letter record: the largest event's record and what the DLT adds to it. */
-  static final int BYTES_DA_MENSAGEM_DE_DESCARTE =
-      EnvelopeDeEntrada.BYTES_DA_MENSAGEM + MARGEM_DO_DESCARTE;
-
-  /**
-   * The relay sizes {@code loja.eventos} the same way; whichever service creates it first, every
-   * event inside the envelope fits.
-   */
-  @Bean
-  NewTopic topicoDeEventos(AplicadorProperties propriedades) {
-    return TopicBuilder.name(propriedades.topico())
-        .partitions(propriedades.particoes())
-        .config(
-            TopicConfig.MAX_MESSAGE_BYTES_CONFIG,
-            String.valueOf(EnvelopeDeEntrada.BYTES_DA_MENSAGEM))
-        .build();
-  }
-
-  @Bean
-  NewTopic topicoDeDescarte(AplicadorProperties propriedades) {
-    return TopicBuilder.name(propriedades.topicoDeDescarte())
-        .partitions(propriedades.particoes())
-        .config(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, String.valueOf(BYTES_DA_MENSAGEM_DE_DESCARTE))
-        .build();
-  }
 
   /**
    * The applier produces only dead-letter records: the largest must not be refused by the producer
@@ -77,7 +50,9 @@ class ConfiguracaoDoKafka {
   DefaultKafkaProducerFactoryCustomizer tamanhoDoDescarte() {
     return fabrica ->
         fabrica.updateConfigs(
-            Map.of(ProducerConfig.MAX_REQUEST_SIZE_CONFIG, BYTES_DA_MENSAGEM_DE_DESCARTE));
+            Map.of(
+                ProducerConfig.MAX_REQUEST_SIZE_CONFIG,
+                EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE));
   }
 
   /**
@@ -164,9 +139,11 @@ class ConfiguracaoDoKafka {
   }
 
   /**
-   * The default headers of a dead-letter record, with the message and the stack trace capped: an
-   * exception's message may quote a whole payload, and an uncapped header could make the
-   * dead-letter record larger than the producer or the topic accepts.
+   * The default headers of a dead-letter record, with the message and the stack trace capped and
+   * customer emails masked in both: an exception's message may quote a whole payload, and an
+   * uncapped header could make the dead-letter record larger than the producer or the topic
+   * accepts. The record's value keeps the event as it came (the dead-letter topic exists to replay
+   * it), but whoever reads the headers to triage a failure sees no address there.
    */
   static void cabecalhosDaFalha(
       Headers cabecalhos,
@@ -181,7 +158,7 @@ class ConfiguracaoDoKafka {
     if (!daChave && falha.getCause() != null) {
       cabecalhos.add(info.getExceptionCauseFqcn(), bytes(causa.getClass().getName()));
     }
-    String mensagem = String.valueOf(causa.getMessage());
+    String mensagem = MascaraDeEmail.mascararNoTexto(String.valueOf(causa.getMessage()));
     cabecalhos.add(
         daChave ? info.getKeyExceptionMessage() : info.getExceptionMessage(),
         bytes(cortar(mensagem, CARACTERES_DA_MENSAGEM_DE_ERRO)));
@@ -189,7 +166,7 @@ class ConfiguracaoDoKafka {
     falha.printStackTrace(new java.io.PrintWriter(pilha));
     cabecalhos.add(
         daChave ? info.getKeyExceptionStacktrace() : info.getExceptionStacktrace(),
-        bytes(cortar(pilha.toString(), CARACTERES_DA_PILHA)));
+        bytes(cortar(MascaraDeEmail.mascararNoTexto(pilha.toString()), CARACTERES_DA_PILHA)));
   }
 
   static String cortar(String texto, int caracteres) {

@@ -5,6 +5,7 @@ import org.slf4j.MDC;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.dominio.ModoDeAplicacao;
 
 /**
  * Applies each record of {@code loja.eventos}. It throws on failure and never catches: the error

@@ -21,6 +21,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.RodadaDeReconciliacao.Situacao;
 import pedidos.dominio.Interpretacao;
+import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.VersaoDoFato;
 
 /**

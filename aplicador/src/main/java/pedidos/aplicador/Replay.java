@@ -14,6 +14,7 @@ import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.dominio.ModoDeAplicacao;
 
 /**
  * Replays partitions of {@code loja.eventos} to repair state, after a restore or a fix. Its own

@@ -5,6 +5,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Resultado;
 
 /**

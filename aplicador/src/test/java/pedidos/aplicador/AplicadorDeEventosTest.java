@@ -26,6 +26,7 @@ import pedidos.dominio.DobraCanonica;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.Fato;
+import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Resultado;
 import pedidos.dominio.Status;
 

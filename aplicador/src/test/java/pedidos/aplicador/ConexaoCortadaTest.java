@@ -17,6 +17,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.dominio.ModoDeAplicacao;
 
 /**
  * PostgreSQL cutting a connection in the middle of a statement, as a restart or a failover does:
@@ -134,7 +135,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
     return new AplicadorProperties(
         propriedades.topico(),
         propriedades.topicoDeDescarte(),
-        propriedades.particoes(),
+        propriedades.topicos(),
         propriedades.concorrencia(),
         Duration.ofMinutes(5),
         propriedades.tentativasDeFalhaDesconhecida(),
@@ -144,6 +145,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.reconciliacao(),
         propriedades.ops(),
         propriedades.painel(),
+        propriedades.retencao(),
         propriedades.assinatura());
   }
 }

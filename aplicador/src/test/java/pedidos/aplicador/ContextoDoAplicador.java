@@ -24,6 +24,8 @@ abstract class ContextoDoAplicador {
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
     InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
+    // The relay's, in a deployment: the applier checks them at start and creates none.
+    TopicosDeTeste.comoORelay();
   }
 
   /**

@@ -53,6 +53,8 @@ class OperacoesProtegidasTest {
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
     InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
+    // The relay's, in a deployment: the applier checks them at start and creates none.
+    TopicosDeTeste.comoORelay();
   }
 
   @LocalServerPort int porta;

@@ -26,6 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Resultado;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.PapelNoBanco;
@@ -53,6 +54,8 @@ class PaginaDeStatusTest {
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
     InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
+    // The relay's, in a deployment: the applier checks them at start and creates none.
+    TopicosDeTeste.comoORelay();
   }
 
   @LocalServerPort int porta;

@@ -12,6 +12,9 @@ import java.util.Map;
  * cancelado}), and {@code interromper_separacao} follows only a stored {@code pago}, which released
  * the picking when it was stored.
  *
+ * <p>Package-private: the applier and everything else go through {@link PoliticaDeAplicacao}, the
+ * whole policy, of which this is the fold.
+ *
  * @param estado the order's new state
  * @param resultado the result of the applied fact in the canonical history
  * @param veredictos the results of all the order's facts, which a new fact can change (a {@code
@@ -19,7 +22,7 @@ import java.util.Map;
  *     regressao_de_terminal}), so that the inbox tells the truth about every fact
  * @param efeitos effects to record, each at most once per order (the outbox key)
  */
-public record Aplicacao(
+record Aplicacao(
     EstadoDoPedido estado,
     Resultado resultado,
     Map<String, Resultado> veredictos,
@@ -30,7 +33,7 @@ public record Aplicacao(
    * @param jaAplicados the order's facts applied before; may contain {@code novo} again (a forced
    *     re-apply, which then changes nothing)
    */
-  public static Aplicacao aplicar(EstadoDoPedido atual, Collection<Fato> jaAplicados, Fato novo) {
+  static Aplicacao aplicar(EstadoDoPedido atual, Collection<Fato> jaAplicados, Fato novo) {
     List<Fato> fatos = new ArrayList<>(jaAplicados.size() + 1);
     fatos.add(novo);
     fatos.addAll(jaAplicados);

@@ -59,6 +59,17 @@ public final class EnvelopeDeEntrada {
   /** The largest Kafka record value, key and headers of one event: topics and producers. */
   public static final int BYTES_DA_MENSAGEM = BYTES_NO_JSONB + MARGEM_DA_MENSAGEM;
 
+  /**
+   * What a dead-letter record of {@code loja.eventos.DLT} adds to the record it carries: the
+   * applier's exception headers (message and stack trace, each capped there, at most 3 bytes a
+   * character in UTF-8, plus class names) and the original topic, partition, offset, timestamp and
+   * group. The relay sizes the topic with it, the applier its producer and its headers.
+   */
+  public static final int MARGEM_DO_DESCARTE = 128 << 10;
+
+  /** The largest dead-letter record: the largest event's record and what the DLT adds to it. */
+  public static final int BYTES_DA_MENSAGEM_DE_DESCARTE = BYTES_DA_MENSAGEM + MARGEM_DO_DESCARTE;
+
   /** The deepest nesting a reader of a stored or relayed event must accept. */
   public static final int PROFUNDIDADE_DOS_LEITORES = PROFUNDIDADE + MARGEM_DE_PROFUNDIDADE;
 

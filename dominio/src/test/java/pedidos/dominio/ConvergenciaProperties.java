@@ -14,7 +14,10 @@ import net.jqwik.api.Provide;
 import pedidos.dominio.Historias.Evento;
 import pedidos.dominio.Historias.Historia;
 
-/** Thousands of random histories: state converges, re-applying is idempotent, effects behave. */
+/**
+ * Thousands of random histories through the production policy ({@link PoliticaDeAplicacao}, over
+ * {@link TabelasEmMemoria}): state converges, re-applying is idempotent, effects behave.
+ */
 class ConvergenciaProperties {
 
   @Provide
@@ -24,11 +27,11 @@ class ConvergenciaProperties {
 
   @Property(tries = 3000)
   void oEstadoAplicadoEOCanonico(@ForAll("historias") Historia historia) {
-    AplicadorEmMemoria aplicador = entregar(historia.chegadas());
+    TabelasEmMemoria tabelas = entregar(historia.chegadas());
     Semente canonico = Semente.emOrdemDeVersao(historia.fatos());
 
-    assertThat(aplicador.estado()).isEqualTo(canonico.estado());
-    assertThat(resultadosDosFatos(aplicador, historia)).isEqualTo(canonico.resultados());
+    assertThat(tabelas.estado()).isEqualTo(canonico.estado());
+    assertThat(resultadosDosFatos(tabelas, historia)).isEqualTo(canonico.resultados());
   }
 
   @Property(tries = 2000)
@@ -36,8 +39,8 @@ class ConvergenciaProperties {
       @ForAll("historias") Historia uma, @ForAll("historias") Historia outraOrdem) {
     // the same events, in another arrival order with other duplicates
     Historia mesmaHistoria = new Historia(uma.eventos(), reordenar(uma, outraOrdem));
-    AplicadorEmMemoria primeiro = entregar(uma.chegadas());
-    AplicadorEmMemoria segundo = entregar(mesmaHistoria.chegadas());
+    TabelasEmMemoria primeiro = entregar(uma.chegadas());
+    TabelasEmMemoria segundo = entregar(mesmaHistoria.chegadas());
 
     assertThat(segundo.estado()).isEqualTo(primeiro.estado());
     assertThat(segundo.resultados()).isEqualTo(primeiro.resultados());
@@ -45,8 +48,8 @@ class ConvergenciaProperties {
 
   @Property(tries = 2000)
   void duplicatasNaoMudamNada(@ForAll("historias") Historia historia) {
-    AplicadorEmMemoria comDuplicatas = entregar(historia.chegadas());
-    AplicadorEmMemoria semDuplicatas = entregar(historia.semDuplicatas());
+    TabelasEmMemoria comDuplicatas = entregar(historia.chegadas());
+    TabelasEmMemoria semDuplicatas = entregar(historia.semDuplicatas());
 
     assertThat(comDuplicatas.estado()).isEqualTo(semDuplicatas.estado());
     assertThat(comDuplicatas.outbox()).isEqualTo(semDuplicatas.outbox());
@@ -55,32 +58,40 @@ class ConvergenciaProperties {
 
   @Property(tries = 2000)
   void aplicarDuasVezesEAplicarUma(@ForAll("historias") Historia historia) {
-    AplicadorEmMemoria aplicador = entregar(historia.chegadas());
-    EstadoDoPedido estado = aplicador.estado();
-    List<Efeito> outbox = aplicador.outbox();
-    Map<String, Resultado> resultados = new HashMap<>(aplicador.resultados());
+    TabelasEmMemoria tabelas = entregar(historia.chegadas());
+    EstadoDoPedido estado = tabelas.estado();
+    List<Efeito> outbox = tabelas.outbox();
+    Map<String, Resultado> resultados = new HashMap<>(tabelas.resultados());
 
-    for (Fato fato : historia.fatos()) {
-      aplicador.forcar(fato);
-      assertThat(aplicador.ultima().efeitos()).isEmpty();
-      assertThat(aplicador.estado()).isEqualTo(estado);
+    for (Evento evento : historia.eventos()) {
+      Escrita escrita = tabelas.aplicar(evento.eventoId(), ModoDeAplicacao.FORCADO);
+      if (escrita instanceof Escrita.Gravar gravar) {
+        assertThat(gravar.efeitos()).isEmpty();
+        assertThat(gravar.correcoes()).isEmpty();
+        assertThat(gravar.resultado()).isEqualTo(resultados.get(evento.eventoId()));
+      }
+      assertThat(tabelas.estado()).isEqualTo(estado);
     }
-    assertThat(aplicador.outbox()).isEqualTo(outbox);
-    assertThat(aplicador.resultados()).isEqualTo(resultados);
+    assertThat(tabelas.outbox()).isEqualTo(outbox);
+    assertThat(tabelas.resultados()).isEqualTo(resultados);
   }
 
   @Property(tries = 3000)
   void efeitosSaemSoDeTransicoesReais(@ForAll("historias") Historia historia) {
-    AplicadorEmMemoria aplicador = entregar(historia.chegadas());
+    TabelasEmMemoria tabelas = entregar(historia.chegadas());
     boolean observouPago = false;
     boolean observouPagoParaCancelado = false;
 
-    for (AplicadorEmMemoria.Observacao observacao : aplicador.observacoes()) {
+    for (TabelasEmMemoria.Observacao observacao : tabelas.observacoes()) {
+      if (!(observacao.escrita() instanceof Escrita.Gravar gravar)) {
+        continue;
+      }
       Status antes = observacao.antes() == null ? null : observacao.antes().status();
-      Status depois = observacao.aplicacao().estado().status();
+      Status depois = gravar.estado().status();
       observouPago |= depois == Status.PAGO;
       observouPagoParaCancelado |= antes == Status.PAGO && depois == Status.CANCELADO;
-      for (Efeito efeito : observacao.aplicacao().efeitos()) {
+      assertThat(gravar.efeitos()).doesNotHaveDuplicates();
+      for (Efeito efeito : gravar.efeitos()) {
         assertThat(depois).as("an effect needs a transition").isNotEqualTo(antes);
         switch (efeito) {
           case LIBERAR_SEPARACAO -> {
@@ -100,43 +111,47 @@ class ConvergenciaProperties {
         }
       }
     }
-    assertThat(aplicador.outbox().contains(Efeito.LIBERAR_SEPARACAO)).isEqualTo(observouPago);
-    assertThat(aplicador.outbox().contains(Efeito.INTERROMPER_SEPARACAO))
+    assertThat(tabelas.outbox().contains(Efeito.LIBERAR_SEPARACAO)).isEqualTo(observouPago);
+    assertThat(tabelas.outbox().contains(Efeito.INTERROMPER_SEPARACAO))
         .isEqualTo(observouPagoParaCancelado);
-    assertThat(aplicador.outbox().contains(Efeito.NOTIFICAR_REEMBOLSO))
+    assertThat(tabelas.outbox().contains(Efeito.NOTIFICAR_REEMBOLSO))
         .isEqualTo(
-            aplicador.observacoes().stream()
-                .anyMatch(o -> o.aplicacao().estado().status() == Status.REEMBOLSADO));
+            tabelas.observacoes().stream()
+                .anyMatch(
+                    o ->
+                        o.escrita() instanceof Escrita.Gravar gravar
+                            && gravar.estado().status() == Status.REEMBOLSADO));
   }
 
   @Property(tries = 1000)
   void oResultadoDeCadaFatoEORegistradoAoAplicar(@ForAll("historias") Historia historia) {
-    AplicadorEmMemoria aplicador = entregar(historia.chegadas());
-    for (AplicadorEmMemoria.Observacao observacao : aplicador.observacoes()) {
-      Aplicacao aplicacao = observacao.aplicacao();
-      assertThat(aplicacao.resultado())
-          .isIn(Resultado.APLICADO, Resultado.EVENTO_ANTIGO, Resultado.REGRESSAO_DE_TERMINAL);
+    TabelasEmMemoria tabelas = entregar(historia.chegadas());
+    for (TabelasEmMemoria.Observacao observacao : tabelas.observacoes()) {
+      if (observacao.escrita() instanceof Escrita.Gravar gravar) {
+        assertThat(gravar.resultado())
+            .isIn(Resultado.APLICADO, Resultado.EVENTO_ANTIGO, Resultado.REGRESSAO_DE_TERMINAL);
+      }
     }
     for (Evento evento : historia.eventos()) {
       if (evento.interpretacao() instanceof Interpretacao.SemFato semFato) {
-        assertThat(aplicador.resultados()).containsEntry(evento.eventoId(), semFato.resultado());
+        assertThat(tabelas.resultados()).containsEntry(evento.eventoId(), semFato.resultado());
       }
     }
   }
 
-  private static AplicadorEmMemoria entregar(List<Evento> chegadas) {
-    AplicadorEmMemoria aplicador = new AplicadorEmMemoria();
+  private static TabelasEmMemoria entregar(List<Evento> chegadas) {
+    TabelasEmMemoria tabelas = new TabelasEmMemoria();
     for (Evento evento : chegadas) {
-      aplicador.entregar(evento.interpretacao(), evento.eventoId());
+      tabelas.entregar(evento.eventoId(), evento.interpretacao());
     }
-    return aplicador;
+    return tabelas;
   }
 
   private static Map<String, Resultado> resultadosDosFatos(
-      AplicadorEmMemoria aplicador, Historia historia) {
+      TabelasEmMemoria tabelas, Historia historia) {
     Set<String> ids = new HashSet<>();
     historia.fatos().forEach(fato -> ids.add(fato.eventoId()));
-    Map<String, Resultado> resultados = new HashMap<>(aplicador.resultados());
+    Map<String, Resultado> resultados = new HashMap<>(tabelas.resultados());
     resultados.keySet().retainAll(ids);
     return resultados;
   }

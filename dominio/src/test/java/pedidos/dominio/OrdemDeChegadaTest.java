@@ -28,7 +28,7 @@ class OrdemDeChegadaTest {
 
     assertThat(emOrdem.estado()).isEqualTo(new EstadoDoPedido(Status.CANCELADO, 20, null, null));
     assertThat(enviadoPrimeiro.estado()).isEqualTo(emOrdem.estado());
-    assertThat(enviadoPrimeiro.veredictos())
+    assertThat(enviadoPrimeiro.resultados())
         .containsEntry("pago", Resultado.APLICADO)
         .containsEntry("cancelado", Resultado.APLICADO)
         .containsEntry("enviado", Resultado.REGRESSAO_DE_TERMINAL);
@@ -36,12 +36,12 @@ class OrdemDeChegadaTest {
 
   @Test
   void osEfeitosSaemDaTransicaoObservada() {
-    var emOrdem = new AplicadorEmMemoria();
+    var emOrdem = new TabelasEmMemoria();
     emOrdem.entregar(pago, cancelado, enviado);
     assertThat(emOrdem.outbox())
         .containsExactly(Efeito.LIBERAR_SEPARACAO, Efeito.INTERROMPER_SEPARACAO);
 
-    var enviadoPrimeiro = new AplicadorEmMemoria();
+    var enviadoPrimeiro = new TabelasEmMemoria();
     enviadoPrimeiro.entregar(enviado, pago, cancelado);
     assertThat(enviadoPrimeiro.outbox())
         .as("never observed pago: nothing was released, so nothing is interrupted")
@@ -50,10 +50,10 @@ class OrdemDeChegadaTest {
 
   @Test
   void pagamentoDepoisDoCancelamentoNaoLiberaNada() {
-    var aplicador = new AplicadorEmMemoria();
-    aplicador.entregar(new Fato("criado", Status.CRIADO, 1, null, null), cancelado, pago);
-    assertThat(aplicador.estado().status()).isEqualTo(Status.CANCELADO);
-    assertThat(aplicador.outbox()).isEmpty();
+    var tabelas = new TabelasEmMemoria();
+    tabelas.entregar(new Fato("criado", Status.CRIADO, 1, null, null), cancelado, pago);
+    assertThat(tabelas.estado().status()).isEqualTo(Status.CANCELADO);
+    assertThat(tabelas.outbox()).isEmpty();
   }
 
   @Test
@@ -69,9 +69,9 @@ class OrdemDeChegadaTest {
         .isEqualTo(aplicarNaOrdem(List.of(enviadoComB, pagoComA)).estado());
   }
 
-  private static Aplicacao aplicarNaOrdem(List<Fato> chegadas) {
-    var aplicador = new AplicadorEmMemoria();
-    chegadas.forEach(aplicador::entregar);
-    return aplicador.ultima();
+  private static TabelasEmMemoria aplicarNaOrdem(List<Fato> chegadas) {
+    var tabelas = new TabelasEmMemoria();
+    chegadas.forEach(tabelas::entregar);
+    return tabelas;
   }
 }

@@ -22,9 +22,10 @@ import org.apache.kafka.common.resource.ResourceType;
 /**
  * Who may do what on the broker: only the relay writes {@code loja.eventos} and {@code
  * separacao.efeitos}; only the aplicador's group reads {@code loja.eventos}; the picking system
- * reads only {@code separacao.efeitos}. Everything else is denied (no ACL, no access). The
- * compose's init step ({@code docker/kafka/usuarios-e-acls.sh}) grants the same: the deployment
- * test (implantacao) compares the compose broker's ACLs with {@link #todas()}.
+ * reads only {@code separacao.efeitos}; only the relay creates or changes a topic. Everything else
+ * is denied (no ACL, no access). The compose's init step ({@code docker/kafka/usuarios-e-acls.sh})
+ * grants the same: the deployment test (implantacao) compares the compose broker's ACLs with {@link
+ * #todas()}.
  */
 public final class AclsDoKafka {
 
@@ -36,9 +37,9 @@ public final class AclsDoKafka {
 
   public static List<AclBinding> todas() {
     List<AclBinding> acls = new ArrayList<>();
-    // The relay writes both topics and creates all three at start-up (TopicosDoPublicador), raising
-    // the size limit (ALTER_CONFIGS) and the partitions (ALTER) of one made with the broker's
-    // defaults, e.g. auto-created after the broker lost its data.
+    // The relay writes both topics and owns all three (TopicosDoPublicador): it creates them
+    // (CREATE), adds partitions (ALTER), reads and corrects their settings (DESCRIBE_CONFIGS,
+    // ALTER_CONFIGS) before each start of its engine, and counts the brokers (cluster DESCRIBE).
     String relay = UsuarioDoKafka.PUBLICADOR.nome();
     for (String topico : List.of(EVENTOS, EFEITOS)) {
       permitir(acls, relay, topico(topico), WRITE);
@@ -48,14 +49,13 @@ public final class AclsDoKafka {
           acls, relay, topico(topico), CREATE, ALTER, DESCRIBE, DESCRIBE_CONFIGS, ALTER_CONFIGS);
     }
     permitir(acls, relay, cluster(), IDEMPOTENT_WRITE, DESCRIBE);
-    // The aplicador reads its topic in its group, writes only the dead-letter topic, and declares
-    // both topics (NewTopic beans) with their sizes and partitions.
+    // The aplicador reads its topic in its group and writes only the dead-letter topic. It checks
+    // both at start (VerificacaoDosTopicos: DESCRIBE, DESCRIBE_CONFIGS) and may change neither: no
+    // CREATE, ALTER or ALTER_CONFIGS, so it can neither make a topic with the wrong partitions nor
+    // shorten the retention of the dead letters it writes (the evidence of forged records).
     String aplicador = UsuarioDoKafka.APLICADOR.nome();
-    permitir(acls, aplicador, topico(EVENTOS), READ, DESCRIBE);
-    permitir(acls, aplicador, topico(DESCARTE), WRITE, DESCRIBE);
-    for (String topico : List.of(EVENTOS, DESCARTE)) {
-      permitir(acls, aplicador, topico(topico), CREATE, ALTER, DESCRIBE_CONFIGS, ALTER_CONFIGS);
-    }
+    permitir(acls, aplicador, topico(EVENTOS), READ, DESCRIBE, DESCRIBE_CONFIGS);
+    permitir(acls, aplicador, topico(DESCARTE), WRITE, DESCRIBE, DESCRIBE_CONFIGS);
     permitir(acls, aplicador, grupo("aplicador", PatternType.LITERAL), READ, DESCRIBE);
     permitir(acls, aplicador, cluster(), IDEMPOTENT_WRITE, DESCRIBE);
     // The picking system reads the effects, in groups of its own.

@@ -67,6 +67,24 @@ public final class InfraDeTeste {
   }
 
   /**
+   * The standard Spring Kafka properties that reach the shared broker's TLS listener as the user:
+   * what a deployment with TLS sets ({@code SPRING_KAFKA_SECURITY_PROTOCOL=SASL_SSL}, {@code
+   * SPRING_KAFKA_SSL_TRUST_STORE_*}), beside the SASL ones.
+   */
+  public static java.util.Map<String, String> propriedadesDoKafkaSobreTls(UsuarioDoKafka usuario) {
+    KafkaLocal kafka = InfraLocal.compartilhada().kafka();
+    CertificadoLocal tls = kafka.certificado();
+    var propriedades = new java.util.LinkedHashMap<>(propriedadesDoKafka(usuario));
+    propriedades.put("spring.kafka.bootstrap-servers", kafka.bootstrapServersTls().orElseThrow());
+    propriedades.put("spring.kafka.security.protocol", "SASL_SSL");
+    propriedades.put(
+        "spring.kafka.ssl.trust-store-location", tls.armazemDeConfianca().toUri().toString());
+    propriedades.put("spring.kafka.ssl.trust-store-password", tls.senha());
+    propriedades.put("spring.kafka.ssl.trust-store-type", CertificadoLocal.TIPO);
+    return propriedades;
+  }
+
+  /**
    * Settings of a plain Kafka client of the shared broker, as the administrator: {@code
    * bootstrap.servers}, the SASL settings, then the given name-value pairs.
    */

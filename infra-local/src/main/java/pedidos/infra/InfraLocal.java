@@ -187,7 +187,13 @@ public final class InfraLocal implements AutoCloseable {
       KafkaLocal kafka;
       try {
         // As deployed: clients authenticate and ACLs apply (README, "Kafka security").
-        kafka = KafkaLocal.builder().porta(portaDoKafka).autenticacao(true).iniciar();
+        // Tests also get a TLS listener, to show the services' standard TLS settings at work.
+        kafka =
+            KafkaLocal.builder()
+                .porta(portaDoKafka)
+                .autenticacao(true)
+                .tls(ehCompartilhada)
+                .iniciar();
       } catch (RuntimeException e) {
         postgres.thenAccept(PostgresLocal::close);
         throw e;

@@ -56,6 +56,8 @@ public final class KafkaLocal implements AutoCloseable {
   // The test kit pre-binds its own listeners to random ports and ignores the port written in
   // "listeners" for them; a listener of another name is bound as configured.
   private static final String OUVINTE_FIXO = "LOCAL";
+  // With TLS: a third client listener, SASL over TLS, beside the plain SASL ones.
+  private static final String OUVINTE_TLS = "SEGURO";
 
   private static final String SUPER_USUARIO_INTERNO = "pedidos-broker";
 
@@ -63,17 +65,23 @@ public final class KafkaLocal implements AutoCloseable {
   private final DiretorioTemporario diretorio;
   private final String bootstrapServers;
   private final boolean autenticacao;
+  private final int portaTls;
+  private final CertificadoLocal certificado;
   private boolean fechado;
 
   private KafkaLocal(
       KafkaClusterTestKit cluster,
       DiretorioTemporario diretorio,
       int portaFixa,
-      boolean autenticacao) {
+      boolean autenticacao,
+      int portaTls,
+      CertificadoLocal certificado) {
     this.cluster = cluster;
     this.diretorio = diretorio;
     this.bootstrapServers = portaFixa == 0 ? cluster.bootstrapServers() : "localhost:" + portaFixa;
     this.autenticacao = autenticacao;
+    this.portaTls = portaTls;
+    this.certificado = certificado;
   }
 
   public static Builder builder() {
@@ -107,6 +115,40 @@ public final class KafkaLocal implements AutoCloseable {
     return propriedades;
   }
 
+  /**
+   * The listener that speaks SASL over TLS ({@code SASL_SSL}), with a certificate for {@code
+   * localhost} that only {@link #certificado()}'s trust store trusts; empty unless built with
+   * {@link Builder#tls(boolean)}.
+   */
+  public java.util.Optional<String> bootstrapServersTls() {
+    return certificado == null
+        ? java.util.Optional.empty()
+        : java.util.Optional.of("localhost:" + portaTls);
+  }
+
+  /** The TLS listener's key store and the trust store its clients need. */
+  public CertificadoLocal certificado() {
+    if (certificado == null) {
+      throw new IllegalStateException("this broker was started without TLS");
+    }
+    return certificado;
+  }
+
+  /**
+   * What a plain Kafka client needs to reach the TLS listener as the user: {@code SASL_SSL}, the
+   * SCRAM settings and the trust store.
+   */
+  public Map<String, Object> clienteTls(UsuarioDoKafka usuario) {
+    CertificadoLocal tls = certificado();
+    Map<String, Object> propriedades = new HashMap<>(usuario.propriedadesDoCliente());
+    propriedades.put("bootstrap.servers", "localhost:" + portaTls);
+    propriedades.put("security.protocol", "SASL_SSL");
+    propriedades.put("ssl.truststore.location", tls.armazemDeConfianca().toString());
+    propriedades.put("ssl.truststore.password", tls.senha());
+    propriedades.put("ssl.truststore.type", CertificadoLocal.TIPO);
+    return propriedades;
+  }
+
   public int porta() {
     return Integer.parseInt(bootstrapServers.substring(bootstrapServers.lastIndexOf(':') + 1));
   }
@@ -134,6 +176,7 @@ public final class KafkaLocal implements AutoCloseable {
   public static final class Builder {
     private int porta;
     private boolean autenticacao;
+    private boolean tls;
     private Duration esperaDeInicio = Duration.ofSeconds(60);
     private final Map<String, String> propriedades = new LinkedHashMap<>();
 
@@ -172,6 +215,16 @@ public final class KafkaLocal implements AutoCloseable {
       return this;
     }
 
+    /**
+     * One more client listener, SASL/SCRAM over TLS with a self-signed certificate issued at start
+     * ({@link KafkaLocal#bootstrapServersTls()}); needs {@link #autenticacao(boolean)}. Off by
+     * default: tests turn it on to show that the services' standard TLS settings work.
+     */
+    public Builder tls(boolean tls) {
+      this.tls = tls;
+      return this;
+    }
+
     /** Any broker setting, e.g. {@code num.partitions}. */
     public Builder propriedade(String nome, String valor) {
       propriedades.put(nome, valor);
@@ -182,14 +235,21 @@ public final class KafkaLocal implements AutoCloseable {
       if (porta != 0) {
         Portas.garantirLivre(porta, VARIAVEL_DA_PORTA);
       }
+      if (tls && !autenticacao) {
+        throw new IllegalStateException("a TLS listener is offered only with authentication on");
+      }
       long inicio = System.nanoTime();
       DiretorioTemporario diretorio = DiretorioTemporario.criar("kafka-", abandonado -> {});
       KafkaClusterTestKit cluster = null;
       try {
         String senhaInterna = autenticacao ? UUID.randomUUID().toString() : null;
-        cluster = construir(diretorio, senhaInterna);
+        CertificadoLocal certificado =
+            tls ? CertificadoLocal.emitir(diretorio.caminho().resolve("tls")) : null;
+        int portaTls = tls ? Portas.livre() : 0;
+        cluster = construir(diretorio, senhaInterna, certificado, portaTls);
         iniciarComLimite(cluster);
-        KafkaLocal kafka = new KafkaLocal(cluster, diretorio, porta, autenticacao);
+        KafkaLocal kafka =
+            new KafkaLocal(cluster, diretorio, porta, autenticacao, portaTls, certificado);
         if (autenticacao) {
           criarUsuariosEAcls(kafka, cluster.bootstrapServers(), senhaInterna);
         }
@@ -209,7 +269,11 @@ public final class KafkaLocal implements AutoCloseable {
       }
     }
 
-    private KafkaClusterTestKit construir(DiretorioTemporario diretorio, String senhaInterna)
+    private KafkaClusterTestKit construir(
+        DiretorioTemporario diretorio,
+        String senhaInterna,
+        CertificadoLocal certificado,
+        int portaTls)
         throws Exception {
       TestKitNodes nos =
           new TestKitNodes.Builder(versaoDeProducao())
@@ -223,24 +287,37 @@ public final class KafkaLocal implements AutoCloseable {
       String interno = nos.brokerListenerName().value();
       String controlador = nos.controllerListenerName().value();
       List<String> ouvintes = new ArrayList<>(List.of(interno, controlador));
+      List<String> enderecos =
+          new ArrayList<>(List.of(interno + "://localhost:0", controlador + "://localhost:0"));
       if (porta != 0) {
         ouvintes.add(OUVINTE_FIXO);
-        builder.setConfigProp(
-            "listeners",
-            interno
-                + "://localhost:0,"
-                + controlador
-                + "://localhost:0,"
-                + OUVINTE_FIXO
-                + "://localhost:"
-                + porta);
+        enderecos.add(OUVINTE_FIXO + "://localhost:" + porta);
+      }
+      if (certificado != null) {
+        ouvintes.add(OUVINTE_TLS);
+        enderecos.add(OUVINTE_TLS + "://localhost:" + portaTls);
+      }
+      if (enderecos.size() > 2) {
+        builder.setConfigProp("listeners", String.join(",", enderecos));
       }
       String protocolo = senhaInterna == null ? "PLAINTEXT" : "SASL_PLAINTEXT";
       builder.setConfigProp(
           "listener.security.protocol.map",
-          String.join(",", ouvintes.stream().map(o -> o + ":" + protocolo).toList()));
+          String.join(
+              ",",
+              ouvintes.stream()
+                  .map(o -> o + ":" + (o.equals(OUVINTE_TLS) ? "SASL_SSL" : protocolo))
+                  .toList()));
       if (senhaInterna != null) {
         configurarSasl(builder, ouvintes, controlador, senhaInterna);
+      }
+      if (certificado != null) {
+        String prefixo = "listener.name." + OUVINTE_TLS.toLowerCase(Locale.ROOT) + ".";
+        builder.setConfigProp(
+            prefixo + "ssl.keystore.location", certificado.armazemDeChaves().toString());
+        builder.setConfigProp(prefixo + "ssl.keystore.password", certificado.senha());
+        builder.setConfigProp(prefixo + "ssl.key.password", certificado.senha());
+        builder.setConfigProp(prefixo + "ssl.keystore.type", CertificadoLocal.TIPO);
       }
       return builder.build();
     }

@@ -9,14 +9,20 @@ import java.util.List;
 import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.AlterConfigOp;
+import org.apache.kafka.clients.admin.ConfigEntry;
+import org.apache.kafka.clients.admin.NewPartitions;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.ConsumerRecords;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.config.ConfigResource;
+import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.SaslAuthenticationException;
+import org.apache.kafka.common.errors.SslAuthenticationException;
 import org.apache.kafka.common.errors.TopicAuthorizationException;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
@@ -35,7 +41,8 @@ class KafkaComAutenticacaoTest {
   @BeforeAll
   static void iniciar() throws Exception {
     // A fixed port: the local run's listener, besides the test kit's own one used internally.
-    kafka = KafkaLocal.builder().porta(Portas.livre()).autenticacao(true).iniciar();
+    // And a TLS listener: SASL over TLS, as a deployment with SASL_SSL runs it.
+    kafka = KafkaLocal.builder().porta(Portas.livre()).autenticacao(true).tls(true).iniciar();
     try (Admin admin = Admin.create(kafka.cliente(UsuarioDoKafka.ADMINISTRADOR))) {
       admin
           .createTopics(
@@ -113,6 +120,102 @@ class KafkaComAutenticacaoTest {
     }
   }
 
+  @Test
+  void sobreTlsOsMesmosUsuariosTrabalham() throws Exception {
+    try (var publicador = produtor(kafka.clienteTls(UsuarioDoKafka.PUBLICADOR))) {
+      publicador.send(new ProducerRecord<>(AclsDoKafka.EFEITOS, "ord_tls", "por-tls")).get();
+    }
+    // Other tests write the same topic: the one with this key is this test's.
+    assertThat(
+            primeiro(
+                    kafka.clienteTls(UsuarioDoKafka.SEPARACAO),
+                    "separacao-tls",
+                    AclsDoKafka.EFEITOS,
+                    "ord_tls")
+                .value())
+        .isEqualTo("por-tls");
+  }
+
+  @Test
+  void ouvinteTlsRecusaQuemNaoConfiaNoCertificadoOuFalaSemTls() {
+    Map<String, Object> semConfianca = kafka.clienteTls(UsuarioDoKafka.PUBLICADOR);
+    semConfianca.remove("ssl.truststore.location");
+    semConfianca.remove("ssl.truststore.password");
+    semConfianca.remove("ssl.truststore.type");
+    try (var produtor = produtor(semConfianca)) {
+      assertThatThrownBy(
+              () -> produtor.send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "k", "v")).get())
+          .hasCauseInstanceOf(SslAuthenticationException.class);
+    }
+
+    Map<String, Object> semTls = kafka.cliente(UsuarioDoKafka.PUBLICADOR);
+    semTls.put("bootstrap.servers", kafka.bootstrapServersTls().orElseThrow());
+    semTls.put("default.api.timeout.ms", "3000");
+    semTls.put("request.timeout.ms", "1000");
+    try (Admin admin = Admin.create(semTls)) {
+      // A SASL handshake sent in clear is not a TLS hello: the broker drops the connection.
+      assertThatThrownBy(() -> admin.describeCluster().clusterId().get())
+          .isInstanceOf(ExecutionException.class);
+    }
+  }
+
+  /**
+   * The relay owns the topics: it creates them, adds partitions and changes their settings. The
+   * aplicador may read their settings (its start-up check) and change nothing.
+   */
+  @Test
+  void soORelayCriaEAlteraOsTopicosOAplicadorSoOsDescreve() throws Exception {
+    ConfigResource descarte = new ConfigResource(ConfigResource.Type.TOPIC, AclsDoKafka.DESCARTE);
+    ConfigResource eventos = new ConfigResource(ConfigResource.Type.TOPIC, AclsDoKafka.EVENTOS);
+    try (Admin aplicador = Admin.create(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
+      assertThatThrownBy(
+              () ->
+                  aplicador
+                      .createTopics(List.of(new NewTopic(AclsDoKafka.DESCARTE, 1, (short) 1)))
+                      .all()
+                      .get())
+          .hasCauseInstanceOf(TopicAuthorizationException.class);
+    }
+    try (Admin relay = Admin.create(kafka.cliente(UsuarioDoKafka.PUBLICADOR))) {
+      relay.createTopics(List.of(new NewTopic(AclsDoKafka.DESCARTE, 1, (short) 1))).all().get();
+      relay.createPartitions(Map.of(AclsDoKafka.DESCARTE, NewPartitions.increaseTo(2))).all().get();
+      relay.incrementalAlterConfigs(Map.of(descarte, List.of(retencao("86400000")))).all().get();
+      assertThat(relay.describeConfigs(List.of(descarte)).all().get()).containsKey(descarte);
+    }
+    try (Admin aplicador = Admin.create(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
+      assertThat(
+              aplicador
+                  .describeTopics(List.of(AclsDoKafka.EVENTOS, AclsDoKafka.DESCARTE))
+                  .allTopicNames()
+                  .get())
+          .hasSize(2);
+      assertThat(aplicador.describeConfigs(List.of(eventos, descarte)).all().get())
+          .containsKeys(eventos, descarte);
+      for (ConfigResource topico : List.of(eventos, descarte)) {
+        assertThatThrownBy(
+                () ->
+                    aplicador
+                        .incrementalAlterConfigs(Map.of(topico, List.of(retencao("1"))))
+                        .all()
+                        .get())
+            .as("the dead letters' retention, say, is not the aplicador's to shorten")
+            .hasCauseInstanceOf(TopicAuthorizationException.class);
+        assertThatThrownBy(
+                () ->
+                    aplicador
+                        .createPartitions(Map.of(topico.name(), NewPartitions.increaseTo(4)))
+                        .all()
+                        .get())
+            .hasCauseInstanceOf(TopicAuthorizationException.class);
+      }
+    }
+  }
+
+  private static AlterConfigOp retencao(String milissegundos) {
+    return new AlterConfigOp(
+        new ConfigEntry(TopicConfig.RETENTION_MS_CONFIG, milissegundos), AlterConfigOp.OpType.SET);
+  }
+
   private static KafkaProducer<String, String> produtor(Map<String, Object> cliente) {
     Map<String, Object> configuracao = new HashMap<>(cliente);
     configuracao.put("max.block.ms", "10000");
@@ -124,7 +227,13 @@ class KafkaComAutenticacaoTest {
   /** The first record of the topic, read as the user in the group; throws what the broker says. */
   private static ConsumerRecord<String, String> primeiro(
       UsuarioDoKafka usuario, String grupo, String topico) {
-    Map<String, Object> configuracao = new HashMap<>(kafka.cliente(usuario));
+    return primeiro(kafka.cliente(usuario), grupo, topico, null);
+  }
+
+  /** The first record with the key ({@code null}: any key). */
+  private static ConsumerRecord<String, String> primeiro(
+      Map<String, Object> cliente, String grupo, String topico, String chave) {
+    Map<String, Object> configuracao = new HashMap<>(cliente);
     configuracao.put("group.id", grupo);
     configuracao.put("auto.offset.reset", "earliest");
     try (var consumidor =
@@ -133,8 +242,10 @@ class KafkaComAutenticacaoTest {
       long prazo = System.nanoTime() + Duration.ofSeconds(30).toNanos();
       while (System.nanoTime() - prazo < 0) {
         ConsumerRecords<String, String> lidos = consumidor.poll(Duration.ofMillis(500));
-        if (!lidos.isEmpty()) {
-          return lidos.iterator().next();
+        for (ConsumerRecord<String, String> lido : lidos) {
+          if (chave == null || chave.equals(lido.key())) {
+            return lido;
+          }
         }
       }
       throw new AssertionError("nothing read from " + topico + " in 30 s");

@@ -140,7 +140,6 @@ class FormatoDasMensagens {
                   linha.path("total_centavos").isNumber()
                       ? linha.path("total_centavos").longValue()
                       : null,
-                  opcional(linha, "cliente_email"),
                   instante(linha, "criado_em"),
                   origem.get().lsn(),
                   commit);
@@ -154,12 +153,18 @@ class FormatoDasMensagens {
     return JSON.writeValueAsString(chave);
   }
 
-  /** An outbox row as the picking system receives it, keyed by order, with its idempotency key. */
+  /**
+   * An outbox row as the picking system receives it, keyed by order, with its idempotency key.
+   *
+   * <p>Without the customer's email, which the outbox row also holds: picking needs the order, its
+   * status and total, never who bought it (the seed's effects were the order and the effect alone),
+   * so no personal data reaches {@code separacao.efeitos}, its retention or the picking system
+   * (SECURITY.md, "Personal data in Kafka").
+   */
   Mensagem doEfeito(
       ChaveDoEfeito chave,
       String status,
       Long totalCentavos,
-      String clienteEmail,
       Instant criadoEm,
       Long lsn,
       Instant commit) {
@@ -168,7 +173,6 @@ class FormatoDasMensagens {
     valor.put("efeito", chave.efeito());
     valor.put("status", status);
     valor.put("total_centavos", totalCentavos);
-    valor.put("cliente_email", clienteEmail);
     valor.put("criado_em", criadoEm.toString());
     ProducerRecord<String, String> registro =
         new ProducerRecord<>(topicos.efeitos(), chave.pedidoId(), escrever(valor));

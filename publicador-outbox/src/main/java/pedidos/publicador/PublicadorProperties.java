@@ -114,10 +114,28 @@ record PublicadorProperties(
   }
 
   /**
-   * The topics the relay writes, and the aplicador's dead-letter topic, all created at start-up.
+   * The three topics and every setting of theirs. The relay owns them (README, "Kafka topics"): it
+   * creates them, adds partitions up to {@code particoes} and sets their configuration before each
+   * start of the engine, correcting whatever drifted; the aplicador only checks them. The
+   * dead-letter topic is the aplicador's to write, but its size and partitions follow {@code
+   * loja.eventos}, which only the relay grows.
    *
-   * @param replicas the replication factor; empty means the broker's {@code
-   *     default.replication.factor}
+   * @param particoes partitions of each topic (added, never removed); the dead-letter topic also
+   *     gets at least as many as {@code loja.eventos} has, because a dead letter goes to the
+   *     partition number its record came from
+   * @param replicas the replication factor of a topic the relay creates: 1 for a single broker (the
+   *     local run, compose), 3 in production; an existing topic's is only compared (changing it is
+   *     a partition reassignment, an operator's job)
+   * @param replicasEmSincronia {@code min.insync.replicas}: with {@code acks=all}, how many
+   *     replicas must have a record before it is acknowledged; 2 with 3 replicas in production; at
+   *     most {@code replicas}
+   * @param retencaoDosEventos {@code retention.ms} of {@code loja.eventos}: the replay window, and
+   *     so how long the store's raw bodies (customers' emails) stay in Kafka
+   * @param retencaoDoDescarte {@code retention.ms} of the dead-letter topic, which holds whole
+   *     payloads too; a dead letter is only read to diagnose, recovery replays {@code
+   *     loja.eventos}, so it needs no more than the replay window
+   * @param retencaoDosEfeitos {@code retention.ms} of {@code separacao.efeitos}: how far back the
+   *     picking system can re-read; its records carry no personal data
    * @param espera the longest wait for Kafka while checking or creating them
    */
   record Topicos(
@@ -125,8 +143,24 @@ record PublicadorProperties(
       @DefaultValue("separacao.efeitos") @NotBlank String efeitos,
       @DefaultValue("loja.eventos.DLT") @NotBlank String eventosDlt,
       @DefaultValue("12") @Min(1) int particoes,
-      @Min(1) Short replicas,
-      @DefaultValue("10s") @NotNull @DurationMin(millis = 1) Duration espera) {}
+      @DefaultValue("1") @Min(1) short replicas,
+      @DefaultValue("1") @Min(1) short replicasEmSincronia,
+      @DefaultValue("14d") @NotNull @DurationMin(hours = 1) Duration retencaoDosEventos,
+      @DefaultValue("14d") @NotNull @DurationMin(hours = 1) Duration retencaoDoDescarte,
+      @DefaultValue("30d") @NotNull @DurationMin(hours = 1) Duration retencaoDosEfeitos,
+      @DefaultValue("10s") @NotNull @DurationMin(millis = 1) Duration espera) {
+
+    Topicos {
+      if (replicasEmSincronia > replicas) {
+        throw new IllegalArgumentException(
+            "publicador.topicos.replicas-em-sincronia ("
+                + replicasEmSincronia
+                + ") cannot exceed publicador.topicos.replicas ("
+                + replicas
+                + "): no record could ever be acknowledged");
+      }
+    }
+  }
 
   /**
    * Where Debezium, the lease and the offset store connect. Each field left empty is taken from

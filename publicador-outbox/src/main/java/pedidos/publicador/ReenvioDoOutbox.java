@@ -30,7 +30,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
   // re-sent every interval forever, nor hold back the rows behind it in each batch.
   static final String PENDENTES_ANTIGOS =
       """
-      SELECT o.pedido_id, o.efeito, o.status, o.total_centavos, o.cliente_email, o.criado_em
+      SELECT o.pedido_id, o.efeito, o.status, o.total_centavos, o.criado_em
         FROM outbox o
        WHERE o.enviado_em IS NULL AND o.criado_em < now() - make_interval(secs => :idade)
          AND NOT EXISTS (
@@ -128,7 +128,6 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
                           chave,
                           linha.getString("status"),
                           linha.getObject("total_centavos", Long.class),
-                          linha.getString("cliente_email"),
                           linha.getTimestamp("criado_em").toInstant(),
                           null,
                           null));

@@ -37,7 +37,7 @@ class RepublicacaoDosMortos {
   static final String EFEITOS_MORTOS =
       """
       SELECT m.id, m.chave::text AS chave, o.pedido_id, o.efeito, o.status, o.total_centavos,
-             o.cliente_email, o.criado_em
+             o.criado_em
         FROM publicador_mortos m
         LEFT JOIN outbox o
           ON o.pedido_id = m.chave ->> 'pedido_id' AND o.efeito = m.chave ->> 'efeito'
@@ -179,7 +179,6 @@ class RepublicacaoDosMortos {
                     String efeito = linha.getString("efeito");
                     String status = linha.getString("status");
                     Long total = linha.getObject("total_centavos", Long.class);
-                    String email = linha.getString("cliente_email");
                     var criadoEm = linha.getTimestamp("criado_em");
                     return new Candidata(
                         linha.getLong("id"),
@@ -191,7 +190,6 @@ class RepublicacaoDosMortos {
                                     new ChaveDoEfeito(pedidoId, efeito),
                                     status,
                                     total,
-                                    email,
                                     criadoEm.toInstant(),
                                     null,
                                     null));

@@ -1,7 +1,10 @@
 package pedidos.publicador;
 
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.Collection;
 import java.util.HashMap;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Optional;
@@ -19,6 +22,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.KafkaFuture;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.InvalidReplicationFactorException;
 import org.apache.kafka.common.errors.TopicExistsException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.slf4j.Logger;
@@ -28,22 +32,34 @@ import org.springframework.stereotype.Component;
 import pedidos.dominio.EnvelopeDeEntrada;
 
 /**
- * Creates the topics, or adds partitions up to the configured count and raises their {@code
- * max.message.bytes} to the input envelope's record size, before each start of the engine rather
- * than only when the context starts.
+ * The one owner of the three topics (README, "Kafka topics"): before each start of the engine it
+ * creates those missing, adds partitions up to the configured count, and sets every setting of
+ * {@link PublicadorProperties.Topicos} on them, correcting whatever drifted (a topic made by hand,
+ * auto-created with the broker's defaults, or changed since). The aplicador only checks them.
  *
- * <p>Why: with Kafka down at start-up the context must still start (and the relay wait), and a
- * producer writing to a missing topic would have the broker auto-create it with its default
- * partition count, which changes which partition each order lands on. Kafka's admin API is used
- * directly, with every wait bounded by {@code publicador.topicos.espera}: the relay only borrows
- * the connection settings of Spring's {@link KafkaAdmin}.
+ * <p>Why before each start rather than once: with Kafka down at start-up the context must still
+ * start (and the relay wait), and a broker that lost its data comes back without the topics.
+ * Kafka's admin API is used directly, with every wait bounded by {@code publicador.topicos.espera}:
+ * the relay only borrows the connection settings of Spring's {@link KafkaAdmin}.
+ *
+ * <p>What it cannot change it reports: partitions are never removed (a topic with more keeps them),
+ * and an existing topic's replication factor is changed by a partition reassignment, not by a
+ * setting; it is logged as a warning, and {@code min.insync.replicas} is kept within it.
  */
 @Component
 class TopicosDoPublicador {
 
   private static final Logger log = LoggerFactory.getLogger(TopicosDoPublicador.class);
-  private static final String BYTES_DA_MENSAGEM =
-      Integer.toString(EnvelopeDeEntrada.BYTES_DA_MENSAGEM);
+
+  /**
+   * The longest segment: Kafka deletes whole segments, once the newest record of one is older than
+   * the retention, so a record lives up to the retention plus the segment's age (its default is 7
+   * days). A day bounds how long a customer's email outlives the retention.
+   */
+  static final Duration SEGMENTO_MAXIMO = Duration.ofDays(1);
+
+  /** Below this many replicas a broker's loss can lose acknowledged records. */
+  static final int REPLICAS_EM_PRODUCAO = 3;
 
   private final KafkaAdmin admin;
   private final PublicadorProperties.Topicos topicos;
@@ -61,31 +77,41 @@ class TopicosDoPublicador {
     configuracao.put(AdminClientConfig.REQUEST_TIMEOUT_MS_CONFIG, (int) espera.toMillis());
     Admin cliente = Admin.create(configuracao);
     try {
-      for (NewTopic desejado : desejados()) {
-        Optional<TopicDescription> existente =
-            descrever(
-                cliente
-                    .describeTopics(List.of(desejado.name()))
-                    .topicNameValues()
-                    .get(desejado.name()),
-                espera);
+      avisarSePoucasReplicas(cliente, espera);
+      Map<String, Optional<TopicDescription>> existentes = new HashMap<>();
+      for (String nome : List.of(topicos.eventos(), topicos.efeitos(), topicos.eventosDlt())) {
+        existentes.put(
+            nome,
+            descrever(cliente.describeTopics(List.of(nome)).topicNameValues().get(nome), espera));
+      }
+      int particoesDosEventos =
+          Math.max(topicos.particoes(), particoes(existentes.get(topicos.eventos())));
+      // The dead-letter topic first: a dead letter goes to the partition number its record came
+      // from, so it must never have fewer partitions than loja.eventos, not even for a moment.
+      List<Desejado> desejados =
+          List.of(
+              new Desejado(
+                  topicos.eventosDlt(),
+                  Math.max(particoesDosEventos, particoes(existentes.get(topicos.eventosDlt()))),
+                  configuracoes(
+                      topicos.retencaoDoDescarte(),
+                      EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE)),
+              new Desejado(
+                  topicos.eventos(),
+                  particoesDosEventos,
+                  configuracoes(topicos.retencaoDosEventos(), EnvelopeDeEntrada.BYTES_DA_MENSAGEM)),
+              new Desejado(
+                  topicos.efeitos(),
+                  topicos.particoes(),
+                  configuracoes(
+                      topicos.retencaoDosEfeitos(), EnvelopeDeEntrada.BYTES_DA_MENSAGEM)));
+      for (Desejado desejado : desejados) {
+        Optional<TopicDescription> existente = existentes.get(desejado.nome());
         if (existente.isEmpty()) {
           criar(cliente, desejado, espera);
-          continue;
-        }
-        garantirTamanho(cliente, desejado.name(), espera);
-        if (existente.get().partitions().size() < desejado.numPartitions()) {
-          log.info(
-              "Topic {} has {} partitions, adding up to {}",
-              desejado.name(),
-              existente.get().partitions().size(),
-              desejado.numPartitions());
-          esperar(
-              cliente
-                  .createPartitions(
-                      Map.of(desejado.name(), NewPartitions.increaseTo(desejado.numPartitions())))
-                  .all(),
-              espera);
+        } else {
+          crescer(cliente, desejado, existente.get(), espera);
+          corrigir(cliente, desejado, existente.get(), espera);
         }
       }
     } finally {
@@ -93,49 +119,152 @@ class TopicosDoPublicador {
     }
   }
 
-  private List<NewTopic> desejados() {
-    // The dead-letter topic gets as many partitions as its source: the default recoverer writes a
-    // failed record to the partition number it came from.
-    return List.of(
-        topico(topicos.eventos()), topico(topicos.efeitos()), topico(topicos.eventosDlt()));
+  /**
+   * Every setting the relay owns, as the topic should have it. {@code min.insync.replicas} is
+   * written here as configured and kept within an existing topic's replication factor by {@link
+   * #corrigir}.
+   */
+  private Map<String, String> configuracoes(Duration retencao, int bytesDaMensagem) {
+    Map<String, String> configuracoes = new LinkedHashMap<>();
+    configuracoes.put(TopicConfig.CLEANUP_POLICY_CONFIG, TopicConfig.CLEANUP_POLICY_DELETE);
+    configuracoes.put(TopicConfig.RETENTION_MS_CONFIG, Long.toString(retencao.toMillis()));
+    // A size limit (the broker's log.retention.bytes, if an operator set one) would delete records
+    // inside the replay window: the window is in time only.
+    configuracoes.put(TopicConfig.RETENTION_BYTES_CONFIG, "-1");
+    configuracoes.put(
+        TopicConfig.SEGMENT_MS_CONFIG,
+        Long.toString(Math.min(retencao.toMillis(), SEGMENTO_MAXIMO.toMillis())));
+    configuracoes.put(
+        TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Short.toString(topicos.replicasEmSincronia()));
+    // A replica that was not in sync must never become leader: it would drop acknowledged records.
+    configuracoes.put(TopicConfig.UNCLEAN_LEADER_ELECTION_ENABLE_CONFIG, "false");
+    configuracoes.put(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, Integer.toString(bytesDaMensagem));
+    return configuracoes;
   }
 
-  private NewTopic topico(String nome) {
-    return new NewTopic(
-            nome, Optional.of(topicos.particoes()), Optional.ofNullable(topicos.replicas()))
-        .configs(Map.of(TopicConfig.MAX_MESSAGE_BYTES_CONFIG, BYTES_DA_MENSAGEM));
+  private void criar(Admin cliente, Desejado desejado, Duration espera) {
+    NewTopic topico =
+        new NewTopic(desejado.nome(), desejado.particoes(), topicos.replicas())
+            .configs(desejado.configuracoes());
+    try {
+      esperar(cliente.createTopics(List.of(topico)).all(), espera);
+      log.info(
+          "Created topic {} with {} partitions, {} replica(s), {}",
+          desejado.nome(),
+          desejado.particoes(),
+          topicos.replicas(),
+          desejado.configuracoes());
+    } catch (IllegalStateException e) {
+      if (e.getCause() instanceof TopicExistsException) {
+        return; // another instance created it first; the next start checks its settings
+      }
+      if (e.getCause() instanceof InvalidReplicationFactorException) {
+        throw new IllegalStateException(
+            "Kafka refused to create "
+                + desejado.nome()
+                + " with "
+                + topicos.replicas()
+                + " replica(s): "
+                + e.getCause().getMessage()
+                + " Set publicador.topicos.replicas (PUBLICADOR_TOPICOS_REPLICAS) to at most the"
+                + " number of brokers, and publicador.topicos.replicas-em-sincronia"
+                + " (PUBLICADOR_TOPICOS_REPLICASEMSINCRONIA) to at most that: 1 and 1 for a single"
+                + " broker (the local run, compose), 3 and 2 in production",
+            e.getCause());
+      }
+      throw e;
+    }
+  }
+
+  private static void crescer(
+      Admin cliente, Desejado desejado, TopicDescription existente, Duration espera) {
+    int atuais = existente.partitions().size();
+    if (atuais >= desejado.particoes()) {
+      return;
+    }
+    log.warn(
+        "Topic {} has {} partitions, adding up to {}",
+        desejado.nome(),
+        atuais,
+        desejado.particoes());
+    esperar(
+        cliente
+            .createPartitions(
+                Map.of(desejado.nome(), NewPartitions.increaseTo(desejado.particoes())))
+            .all(),
+        espera);
   }
 
   /**
-   * A topic made before this setting (or by hand) takes the broker's default, about 1 MB, and the
-   * broker would refuse events the receptor accepted: raise it, never lower it.
+   * Sets every setting that differs from the wanted one. {@code max.message.bytes} is only raised:
+   * a larger limit is harmless, and an operator may have raised it for a reason.
    */
-  private static void garantirTamanho(Admin cliente, String nome, Duration espera) {
-    ConfigResource recurso = new ConfigResource(ConfigResource.Type.TOPIC, nome);
+  private void corrigir(
+      Admin cliente, Desejado desejado, TopicDescription existente, Duration espera) {
+    int replicasAtuais = existente.partitions().get(0).replicas().size();
+    Map<String, String> queridas = new LinkedHashMap<>(desejado.configuracoes());
+    if (replicasAtuais != topicos.replicas()) {
+      log.warn(
+          "Topic {} has {} replica(s) per partition, publicador.topicos.replicas is {}: the relay"
+              + " does not change an existing topic's replication factor; reassign its partitions"
+              + " (kafka-reassign-partitions.sh) to have {}",
+          desejado.nome(),
+          replicasAtuais,
+          topicos.replicas(),
+          topicos.replicas());
+    }
+    if (replicasAtuais < topicos.replicasEmSincronia()) {
+      // More than it has would make every write with acks=all fail.
+      log.warn(
+          "Topic {}: min.insync.replicas kept at {}, its replication factor, below the configured {}",
+          desejado.nome(),
+          replicasAtuais,
+          topicos.replicasEmSincronia());
+      queridas.put(TopicConfig.MIN_IN_SYNC_REPLICAS_CONFIG, Integer.toString(replicasAtuais));
+    }
+    ConfigResource recurso = new ConfigResource(ConfigResource.Type.TOPIC, desejado.nome());
     Config atual = esperar(cliente.describeConfigs(List.of(recurso)).values().get(recurso), espera);
-    ConfigEntry tamanho = atual.get(TopicConfig.MAX_MESSAGE_BYTES_CONFIG);
-    if (tamanho != null
-        && tamanho.value() != null
-        && Long.parseLong(tamanho.value()) >= EnvelopeDeEntrada.BYTES_DA_MENSAGEM) {
+    List<AlterConfigOp> mudancas = new ArrayList<>();
+    List<String> descricao = new ArrayList<>();
+    queridas.forEach(
+        (nome, valor) -> {
+          ConfigEntry entrada = atual.get(nome);
+          String vigente = entrada == null ? null : entrada.value();
+          boolean certo =
+              nome.equals(TopicConfig.MAX_MESSAGE_BYTES_CONFIG)
+                  ? vigente != null && Long.parseLong(vigente) >= Long.parseLong(valor)
+                  : valor.equals(vigente);
+          if (!certo) {
+            mudancas.add(new AlterConfigOp(new ConfigEntry(nome, valor), AlterConfigOp.OpType.SET));
+            descricao.add(nome + " " + vigente + " -> " + valor);
+          }
+        });
+    if (mudancas.isEmpty()) {
       return;
     }
-    log.info(
-        "Topic {} takes records up to {} bytes, raising it to {}",
-        nome,
-        tamanho == null ? null : tamanho.value(),
-        BYTES_DA_MENSAGEM);
-    esperar(
-        cliente
-            .incrementalAlterConfigs(
-                Map.of(
-                    recurso,
-                    List.of(
-                        new AlterConfigOp(
-                            new ConfigEntry(
-                                TopicConfig.MAX_MESSAGE_BYTES_CONFIG, BYTES_DA_MENSAGEM),
-                            AlterConfigOp.OpType.SET))))
-            .all(),
-        espera);
+    log.warn(
+        "Topic {} differs from the relay's settings, correcting: {}", desejado.nome(), descricao);
+    esperar(cliente.incrementalAlterConfigs(Map.of(recurso, mudancas)).all(), espera);
+  }
+
+  /**
+   * A cluster of three brokers or more with topics of fewer replicas is most likely a production
+   * deployment that kept the single-broker default.
+   */
+  private void avisarSePoucasReplicas(Admin cliente, Duration espera) {
+    Collection<?> corretores = esperar(cliente.describeCluster().nodes(), espera);
+    if (corretores.size() >= REPLICAS_EM_PRODUCAO && topicos.replicas() < REPLICAS_EM_PRODUCAO) {
+      log.warn(
+          "The cluster has {} brokers and topics are created with {} replica(s): a broker's loss"
+              + " can lose acknowledged records. Set publicador.topicos.replicas=3 and"
+              + " publicador.topicos.replicas-em-sincronia=2",
+          corretores.size(),
+          topicos.replicas());
+    }
+  }
+
+  private static int particoes(Optional<TopicDescription> descricao) {
+    return descricao.map(d -> d.partitions().size()).orElse(0);
   }
 
   private static <T> T esperar(KafkaFuture<T> operacao, Duration espera) {
@@ -168,15 +297,6 @@ class TopicosDoPublicador {
     }
   }
 
-  private static void criar(Admin cliente, NewTopic topico, Duration espera) {
-    try {
-      esperar(cliente.createTopics(List.of(topico)).all(), espera);
-      log.info("Created topic {} with {} partitions", topico.name(), topico.numPartitions());
-    } catch (IllegalStateException e) {
-      // Another instance created it first: fine.
-      if (!(e.getCause() instanceof TopicExistsException)) {
-        throw e;
-      }
-    }
-  }
+  /** A topic as the relay wants it. */
+  private record Desejado(String nome, int particoes, Map<String, String> configuracoes) {}
 }

@@ -44,7 +44,7 @@ class FormatoDasMensagensTest {
   }
 
   @Test
-  void linhaNovaDoOutboxLevaAChaveDeIdempotencia() {
+  void linhaNovaDoOutboxLevaAChaveDeIdempotenciaENaoOEmail() {
     var mensagem =
         formato
             .daMudanca(
@@ -52,7 +52,7 @@ class FormatoDasMensagensTest {
                     "pub.public.outbox",
                     """
                     {"pedido_id": "p1", "efeito": "liberar_separacao", "status": "pago",
-                     "total_centavos": 1990, "cliente_email": null,
+                     "total_centavos": 1990, "cliente_email": "a@loja.com",
                      "criado_em": "2026-11-29T12:00:00Z", "enviado_em": null, "__op": "c",
                      "__source_ts_ms": 1000}
                     """))
@@ -66,7 +66,7 @@ class FormatoDasMensagensTest {
     assertThat(mensagem.registro().value())
         .isEqualTo(
             "{\"pedido_id\":\"p1\",\"efeito\":\"liberar_separacao\",\"status\":\"pago\","
-                + "\"total_centavos\":1990,\"cliente_email\":null,"
+                + "\"total_centavos\":1990,"
                 + "\"criado_em\":\"2026-11-29T12:00:00Z\"}");
   }
 

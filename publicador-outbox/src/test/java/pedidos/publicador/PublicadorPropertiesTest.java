@@ -29,7 +29,11 @@ class PublicadorPropertiesTest {
           assertThat(p.topicos().efeitos()).isEqualTo("separacao.efeitos");
           assertThat(p.topicos().eventosDlt()).isEqualTo("loja.eventos.DLT");
           assertThat(p.topicos().particoes()).isEqualTo(12);
-          assertThat(p.topicos().replicas()).isNull();
+          assertThat(p.topicos().replicas()).isEqualTo((short) 1);
+          assertThat(p.topicos().replicasEmSincronia()).isEqualTo((short) 1);
+          assertThat(p.topicos().retencaoDosEventos()).isEqualTo(Duration.ofDays(14));
+          assertThat(p.topicos().retencaoDoDescarte()).isEqualTo(Duration.ofDays(14));
+          assertThat(p.topicos().retencaoDosEfeitos()).isEqualTo(Duration.ofDays(30));
           assertThat(p.debezium().intervaloDePoll()).isEqualTo(Duration.ofMillis(10));
           assertThat(p.trava().intervalo()).isEqualTo(Duration.ofSeconds(1));
           assertThat(p.reenvio().idade()).isEqualTo(Duration.ofMinutes(1));
@@ -48,6 +52,19 @@ class PublicadorPropertiesTest {
     contexto
         .withPropertyValues("publicador.reinicio.inicial=0s")
         .run(c -> assertThat(c).hasFailed());
+    // A unit forgotten: 14 milliseconds would empty the topic as fast as the relay fills it.
+    contexto
+        .withPropertyValues("publicador.topicos.retencao-dos-eventos=14")
+        .run(c -> assertThat(c).hasFailed());
+    contexto
+        .withPropertyValues(
+            "publicador.topicos.replicas=1", "publicador.topicos.replicas-em-sincronia=2")
+        .run(
+            c ->
+                assertThat(c)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("replicas-em-sincronia (2) cannot exceed"));
   }
 
   @Configuration

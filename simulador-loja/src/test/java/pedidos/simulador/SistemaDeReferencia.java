@@ -2,6 +2,7 @@ package pedidos.simulador;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Types;
 import java.util.ArrayList;
@@ -11,17 +12,27 @@ import java.util.Map;
 import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import pedidos.dominio.Aplicacao;
 import pedidos.dominio.Efeito;
+import pedidos.dominio.Escrita;
 import pedidos.dominio.EstadoDoPedido;
+import pedidos.dominio.EventoGravado;
 import pedidos.dominio.Fato;
+import pedidos.dominio.Interpretacao;
+import pedidos.dominio.ModoDeAplicacao;
+import pedidos.dominio.PoliticaDeAplicacao;
 import pedidos.dominio.Resultado;
+import pedidos.dominio.Status;
 
 /**
  * The system the simulator checks, reduced to its contract and written plainly on the real
- * PostgreSQL and Kafka, for the simulator's own tests: each fact stored once, applied with the
- * domain's rules in one transaction with its effects, then each effect published and marked sent.
- * One lock for everything: correctness, not throughput, is what these tests need from it.
+ * PostgreSQL and Kafka, for the simulator's own tests: each fact stored once, applied in one
+ * transaction with its effects, then each effect published and marked sent. One lock for
+ * everything: correctness, not throughput, is what these tests need from it.
+ *
+ * <p>It keeps no model of its own: it reads the order back from the database and writes what the
+ * production policy ({@link PoliticaDeAplicacao}) decides, as the applier does. Its statements are
+ * a plain rendering of those writes, one per row; the applier's own are in its {@code
+ * LeitorDoPedido} and {@code GravadorDaAplicacao}.
  */
 final class SistemaDeReferencia implements AutoCloseable {
 
@@ -30,6 +41,18 @@ final class SistemaDeReferencia implements AutoCloseable {
       INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)
       VALUES (?, ?, ?, ?::jsonb)
       ON CONFLICT (evento_id) DO NOTHING
+      """;
+
+  static final String LER_ESTADO =
+      """
+      SELECT status, versao_origem, total_centavos, cliente_email FROM pedidos WHERE id = ?
+      """;
+
+  static final String LER_EVENTOS =
+      """
+      SELECT evento_id, aplicado_em IS NOT NULL AS aplicado, resultado
+        FROM webhook_eventos
+       WHERE recurso_id = ?
       """;
 
   static final String ESTADO =
@@ -49,9 +72,16 @@ final class SistemaDeReferencia implements AutoCloseable {
       ON CONFLICT DO NOTHING
       """;
 
-  static final String VEREDICTO =
+  static final String ASSENTAR =
       """
-      UPDATE webhook_eventos SET aplicado_em = now(), resultado = ? WHERE evento_id = ?
+      UPDATE webhook_eventos
+         SET aplicado_em = COALESCE(aplicado_em, now()), resultado = ?, motivo = ?
+       WHERE evento_id = ?
+      """;
+
+  static final String CORRIGIR =
+      """
+      UPDATE webhook_eventos SET resultado = ? WHERE evento_id = ?
       """;
 
   static final String ENVIADO =
@@ -63,8 +93,9 @@ final class SistemaDeReferencia implements AutoCloseable {
   private final KafkaProducer<String, String> produtor;
   private final String topico;
   private final boolean publicarEmDobro;
-  private final Map<String, List<Fato>> fatos = new HashMap<>();
-  private final Map<String, EstadoDoPedido> estados = new HashMap<>();
+  // What each stored event means: the interpretation the receiving side made of its payload (the
+  // applier makes it from the stored payload, which these tests need not build).
+  private final Map<String, Interpretacao> interpretacoes = new HashMap<>();
 
   /**
    * @param publicarEmDobro publish every effect twice, as a relay re-sending after a crash would
@@ -95,9 +126,72 @@ final class SistemaDeReferencia implements AutoCloseable {
         return false;
       }
     }
-    List<Fato> anteriores = fatos.computeIfAbsent(pedidoId, id -> new ArrayList<>());
-    Aplicacao aplicacao = Aplicacao.aplicar(estados.get(pedidoId), anteriores, fato);
-    EstadoDoPedido estado = aplicacao.estado();
+    interpretacoes.put(fato.eventoId(), fato);
+    List<EventoGravado> doPedido = eventos(pedidoId);
+    EventoGravado evento =
+        doPedido.stream()
+            .filter(e -> e.eventoId().equals(fato.eventoId()))
+            .findFirst()
+            .orElseThrow();
+    EstadoDoPedido armazenado = estado(pedidoId);
+    Escrita escrita =
+        PoliticaDeAplicacao.decidir(armazenado, doPedido, evento, ModoDeAplicacao.NORMAL);
+    List<Efeito> novos = new ArrayList<>();
+    EstadoDoPedido estado = armazenado;
+    if (escrita instanceof Escrita.Assentar assentar) {
+      assentar(assentar.eventoId(), assentar.resultado(), assentar.motivo());
+    } else if (escrita instanceof Escrita.Gravar gravar) {
+      estado = gravar.estado();
+      novos = gravar(pedidoId, gravar);
+    }
+    conexao.commit();
+    for (Efeito efeito : novos) {
+      publicar(pedidoId, efeito, estado);
+    }
+    return true;
+  }
+
+  private EstadoDoPedido estado(String pedidoId) throws SQLException {
+    try (PreparedStatement ler = conexao.prepareStatement(LER_ESTADO)) {
+      ler.setString(1, pedidoId);
+      try (ResultSet linha = ler.executeQuery()) {
+        if (!linha.next()) {
+          return null;
+        }
+        return new EstadoDoPedido(
+            Status.doCodigo(linha.getString("status")),
+            linha.getLong("versao_origem"),
+            linha.getObject("total_centavos", Long.class),
+            linha.getString("cliente_email"));
+      }
+    }
+  }
+
+  private List<EventoGravado> eventos(String pedidoId) throws SQLException {
+    List<EventoGravado> eventos = new ArrayList<>();
+    try (PreparedStatement ler = conexao.prepareStatement(LER_EVENTOS)) {
+      ler.setString(1, pedidoId);
+      try (ResultSet linhas = ler.executeQuery()) {
+        while (linhas.next()) {
+          String eventoId = linhas.getString("evento_id");
+          Interpretacao interpretacao = interpretacoes.get(eventoId);
+          if (interpretacao != null) {
+            eventos.add(
+                new EventoGravado(
+                    eventoId,
+                    interpretacao,
+                    linhas.getBoolean("aplicado"),
+                    linhas.getString("resultado")));
+          }
+        }
+      }
+    }
+    return eventos;
+  }
+
+  /** The policy's writes for a fact; returns the effects the outbox did not hold. */
+  private List<Efeito> gravar(String pedidoId, Escrita.Gravar escrita) throws SQLException {
+    EstadoDoPedido estado = escrita.estado();
     try (PreparedStatement gravar = conexao.prepareStatement(ESTADO)) {
       gravar.setString(1, pedidoId);
       gravar.setString(2, estado.status().codigo());
@@ -107,7 +201,7 @@ final class SistemaDeReferencia implements AutoCloseable {
       gravar.executeUpdate();
     }
     List<Efeito> novos = new ArrayList<>();
-    for (Efeito efeito : aplicacao.efeitos()) {
+    for (Efeito efeito : escrita.efeitos()) {
       try (PreparedStatement inserir = conexao.prepareStatement(EFEITO)) {
         inserir.setString(1, pedidoId);
         inserir.setString(2, efeito.codigo());
@@ -119,20 +213,24 @@ final class SistemaDeReferencia implements AutoCloseable {
         }
       }
     }
-    for (Map.Entry<String, Resultado> veredicto : aplicacao.veredictos().entrySet()) {
-      try (PreparedStatement atualizar = conexao.prepareStatement(VEREDICTO)) {
-        atualizar.setString(1, veredicto.getValue().codigo());
-        atualizar.setString(2, veredicto.getKey());
-        atualizar.executeUpdate();
+    assentar(escrita.eventoId(), escrita.resultado(), null);
+    for (Map.Entry<String, Resultado> correcao : escrita.correcoes().entrySet()) {
+      try (PreparedStatement corrigir = conexao.prepareStatement(CORRIGIR)) {
+        corrigir.setString(1, correcao.getValue().codigo());
+        corrigir.setString(2, correcao.getKey());
+        corrigir.executeUpdate();
       }
     }
-    conexao.commit();
-    anteriores.add(fato);
-    estados.put(pedidoId, estado);
-    for (Efeito efeito : novos) {
-      publicar(pedidoId, efeito, estado);
+    return novos;
+  }
+
+  private void assentar(String eventoId, Resultado resultado, String motivo) throws SQLException {
+    try (PreparedStatement assentar = conexao.prepareStatement(ASSENTAR)) {
+      assentar.setString(1, resultado.codigo());
+      assentar.setString(2, motivo);
+      assentar.setString(3, eventoId);
+      assentar.executeUpdate();
     }
-    return true;
   }
 
   private void publicar(String pedidoId, Efeito efeito, EstadoDoPedido estado) throws SQLException {

@@ -1,7 +1,11 @@
-package pedidos.aplicador;
+package pedidos.dominio;
 
-/** How an apply treats an event already applied, and an order another apply is working on. */
-enum ModoDeAplicacao {
+/**
+ * How an apply treats an event already applied, and an order another apply is working on. The first
+ * is the policy's ({@link PoliticaDeAplicacao}); the second tells the applier whether to wait for
+ * the order's lock.
+ */
+public enum ModoDeAplicacao {
   /** The listener and reconciliation: an event already applied is left as it is. */
   NORMAL(false, true),
   /**
@@ -23,11 +27,13 @@ enum ModoDeAplicacao {
     this.esperaPeloPedido = esperaPeloPedido;
   }
 
-  boolean reaplica() {
+  /** Whether an event already applied is applied again. */
+  public boolean reaplica() {
     return reaplica;
   }
 
-  boolean esperaPeloPedido() {
+  /** Whether the apply waits for an order that another apply holds, or skips it. */
+  public boolean esperaPeloPedido() {
     return esperaPeloPedido;
   }
 }
