@@ -26,7 +26,9 @@ USER 10001
 # The actuator stays on 127.0.0.1, where the HEALTHCHECK below asks it. To let Prometheus scrape
 # it from another container, set MANAGEMENT_SERVER_ADDRESS=0.0.0.0; every endpoint but the health
 # status then still needs the operators' login (PEDIDOS_OPS_USUARIO / PEDIDOS_OPS_SENHA).
-ENV MANAGEMENT_SERVER_PORT=9000 \
+# UTF-8 for the JVM's output and file names (the slim base has no locale set; C.UTF-8 is built in).
+ENV LANG=C.UTF-8 \
+    MANAGEMENT_SERVER_PORT=9000 \
     MANAGEMENT_SERVER_ADDRESS=127.0.0.1 \
     SERVER_PORT=8080
 EXPOSE 8080 9000
