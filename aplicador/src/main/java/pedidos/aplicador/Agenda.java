@@ -16,7 +16,8 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.transaction.support.TransactionTemplate;
 
 /**
- * The applier's periodic work: the sweep, and reconciliation when the orders API is configured.
+ * The applier's periodic work: the sweep, reconciliation when the orders API is configured, and the
+ * retention job.
  *
  * <p>Each task has a thread of its own. Spring's default scheduler (with virtual threads on, as
  * here) runs every fixed-delay task on its one scheduling thread, so a reconciliation round waiting
@@ -28,14 +29,15 @@ import org.springframework.transaction.support.TransactionTemplate;
 @EnableScheduling
 class Agenda implements SchedulingConfigurer {
 
-  /** The sweep and reconciliation. */
-  static final int TAREFAS = 2;
+  /** The sweep, reconciliation and retention. */
+  static final int TAREFAS = 3;
 
   private static final Logger log = LoggerFactory.getLogger(Agenda.class);
 
   private final AplicadorProperties propriedades;
   private final Varredura varredura;
   private final Reconciliacao reconciliacao;
+  private final Retencao retencao;
   private final ThreadPoolTaskScheduler agendador;
 
   /** The scheduler of the periodic tasks, tied to the context's lifecycle. */
@@ -50,6 +52,7 @@ class Agenda implements SchedulingConfigurer {
   Agenda(
       AplicadorProperties propriedades,
       Varredura varredura,
+      Retencao retencao,
       JdbcClient jdbc,
       DataSource dataSource,
       TransactionTemplate transacao,
@@ -62,6 +65,7 @@ class Agenda implements SchedulingConfigurer {
     this.propriedades = propriedades;
     this.agendador = agendaDoAplicador;
     this.varredura = varredura;
+    this.retencao = retencao;
     var config = propriedades.reconciliacao();
     this.reconciliacao =
         config.ligada()
@@ -96,6 +100,19 @@ class Agenda implements SchedulingConfigurer {
           propriedades.reconciliacao().url());
       tarefas.addFixedDelayTask(
           reconciliacao::reconciliar, propriedades.reconciliacao().intervalo());
+    }
+    var politica = propriedades.retencao();
+    if (!politica.ligada()) {
+      log.warn("retention is off: personal data is kept for ever (aplicador.retencao.ligada)");
+    } else {
+      log.info(
+          "retention every {}: inbox payloads after {}, quarantined bodies after {}, sent outbox"
+              + " rows after {}",
+          politica.intervalo(),
+          politica.caixaDeEntrada(),
+          politica.quarentena(),
+          politica.outbox());
+      tarefas.addFixedDelayTask(retencao::executarAgendada, politica.intervalo());
     }
   }
 }

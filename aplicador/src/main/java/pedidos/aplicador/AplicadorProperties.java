@@ -1,6 +1,7 @@
 package pedidos.aplicador;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -26,6 +27,7 @@ import pedidos.contrato.TopicosDoKafka;
  * @param tarefasPeriodicas whether the sweep and reconciliation run (off for the replay command)
  * @param ops who may read the status page, its JSON and the actuator beyond health status
  * @param painel how the status page's queries run
+ * @param retencao how long personal data is kept, and how the job that removes it runs
  * @param assinatura the keys the relay signs {@code loja.eventos} records with ({@code
  *     PEDIDOS_KAFKA_ASSINATURA}, comma-separated; any one verifies, so a new key can be added here
  *     before the relay signs with it); required, each at least 32 bytes, checked at start-up
@@ -45,6 +47,7 @@ record AplicadorProperties(
     @DefaultValue @Valid Reconciliacao reconciliacao,
     @DefaultValue Ops ops,
     @DefaultValue @Valid Painel painel,
+    @DefaultValue @Valid Retencao retencao,
     List<String> assinatura) {
 
   AplicadorProperties {
@@ -54,7 +57,7 @@ record AplicadorProperties(
   /** Every field but the signing keys, which must never reach a log. */
   @Override
   public String toString() {
-    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, assinatura=%d key(s)]"
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, assinatura=%d key(s)]"
         .formatted(
             topico,
             topicoDeDescarte,
@@ -68,6 +71,7 @@ record AplicadorProperties(
             reconciliacao,
             ops,
             painel,
+            retencao,
             assinatura.size());
   }
 
@@ -128,6 +132,55 @@ record AplicadorProperties(
       @DefaultValue("5s") @NotNull Duration cache,
       @DefaultValue("2") @Min(1) int conexoes,
       @DefaultValue("5s") @NotNull Duration tempoLimite) {}
+
+  /**
+   * The retention job ({@link Retencao}): personal data is kept no longer than these periods, while
+   * what deduplication, the fold and replay read stays (README, "Data lifecycle").
+   *
+   * @param ligada whether the job runs (every instance may run it: batches skip each other's rows)
+   * @param caixaDeEntrada payloads of applied inbox events received longer ago are reduced to what
+   *     the fold reads
+   * @param quarentena quarantined bodies last received longer ago are deleted
+   * @param outbox sent outbox rows sent longer ago are deleted (those of an order still open: the
+   *     {@code liberar_separacao} key is kept, its email cleared)
+   * @param lote rows per batch: one short transaction each
+   * @param intervalo the pause between runs; a run goes on batch after batch until nothing is left
+   * @param pausaEntreLotes a pause between batches, to leave the database to the applies
+   */
+  record Retencao(
+      @DefaultValue("true") boolean ligada,
+      @DefaultValue("30d") @NotNull Duration caixaDeEntrada,
+      @DefaultValue("30d") @NotNull Duration quarentena,
+      @DefaultValue("30d") @NotNull Duration outbox,
+      @DefaultValue("500") @Min(1) @Max(10_000) int lote,
+      @DefaultValue("1h") @NotNull Duration intervalo,
+      @DefaultValue("0s") @NotNull Duration pausaEntreLotes) {
+
+    /** No period may be shorter: a value written without its unit is read as milliseconds. */
+    static final Duration MINIMO = Duration.ofDays(1);
+
+    Retencao {
+      exigirMinimo("caixa-de-entrada", caixaDeEntrada);
+      exigirMinimo("quarentena", quarentena);
+      exigirMinimo("outbox", outbox);
+      // Also checked here: the reter command binds these without the service's validator.
+      if (lote < 1 || lote > 10_000) {
+        throw new IllegalArgumentException(
+            "aplicador.retencao.lote is " + lote + ": it must be from 1 to 10000");
+      }
+    }
+
+    private static void exigirMinimo(String nome, Duration periodo) {
+      if (periodo != null && periodo.compareTo(MINIMO) < 0) {
+        throw new IllegalArgumentException(
+            "aplicador.retencao."
+                + nome
+                + " is "
+                + periodo
+                + ": it must be at least 1 day (write the unit: 30d)");
+      }
+    }
+  }
 
   /**
    * @param idade events pending longer than this are applied from the inbox, without Kafka

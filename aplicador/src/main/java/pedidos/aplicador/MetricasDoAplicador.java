@@ -82,6 +82,37 @@ class MetricasDoAplicador {
     registro.counter("aplicador.varredura.falhas").increment();
   }
 
+  /**
+   * Rows one retention batch changed.
+   *
+   * @param tabela {@code webhook_eventos}, {@code webhook_quarentena} or {@code outbox}
+   * @param acao {@code redigida}, {@code apagada} or {@code email_removido}
+   */
+  void retencao(String tabela, String acao, long linhas) {
+    Counter.builder("aplicador.retencao.linhas")
+        .description("Rows the retention job changed, by table and by what it did to them")
+        .tag("tabela", tabela)
+        .tag("acao", acao)
+        .register(registro)
+        .increment(linhas);
+  }
+
+  void loteDeRetencao(String tabela, long nanos) {
+    Timer.builder("aplicador.retencao.lote")
+        .description("Time of one retention batch (one transaction)")
+        .tag("tabela", tabela)
+        .publishPercentileHistogram()
+        .register(registro)
+        .record(nanos, TimeUnit.NANOSECONDS);
+  }
+
+  /** A scheduled retention run that ended, well or in a failure (the next run starts over). */
+  void rodadaDeRetencao(boolean concluida) {
+    registro
+        .counter("aplicador.retencao.rodadas", "situacao", concluida ? "concluida" : "falha")
+        .increment();
+  }
+
   /** One round of the status page's queries; page loads served from its cache do not count. */
   void rodadaDoPainel() {
     registro.counter("aplicador.painel.rodadas").increment();

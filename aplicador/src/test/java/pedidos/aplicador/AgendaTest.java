@@ -21,6 +21,7 @@ class AgendaTest extends ContextoDoAplicador {
 
   @Autowired AplicadorProperties propriedades;
   @Autowired Varredura varredura;
+  @Autowired Retencao retencao;
   @Autowired JdbcClient jdbc;
   @Autowired DataSource dataSource;
   @Autowired TransactionTemplate transacao;
@@ -42,6 +43,7 @@ class AgendaTest extends ContextoDoAplicador {
             new Agenda(
                 comApi(api),
                 varredura,
+                retencao,
                 jdbc,
                 dataSource,
                 transacao,
@@ -113,6 +115,15 @@ class AgendaTest extends ContextoDoAplicador {
             Duration.ofMinutes(1)),
         propriedades.ops(),
         propriedades.painel(),
+        // Retention has tests of its own; here it would only compete for the two threads' CPU.
+        new AplicadorProperties.Retencao(
+            false,
+            Duration.ofDays(30),
+            Duration.ofDays(30),
+            Duration.ofDays(30),
+            500,
+            Duration.ofHours(1),
+            Duration.ZERO),
         propriedades.assinatura());
   }
 }

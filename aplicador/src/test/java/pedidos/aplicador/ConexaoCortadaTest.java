@@ -145,6 +145,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.reconciliacao(),
         propriedades.ops(),
         propriedades.painel(),
+        propriedades.retencao(),
         propriedades.assinatura());
   }
 }

@@ -83,7 +83,7 @@ class PrivilegiosTest {
   }
 
   @Test
-  void oAplicadorNaoApagaNemMexeNoRelay() {
+  void oAplicadorSoApagaOQueARetencaoApagaENaoMexeNoRelay() {
     DataSource aplicador = postgres.dataSource(PapelNoBanco.APLICADOR);
     assertThatCode(
             () ->
@@ -91,14 +91,28 @@ class PrivilegiosTest {
                     aplicador,
                     "SELECT count(*) FROM pedidos",
                     "SELECT count(*) FROM webhook_quarentena",
-                    "UPDATE cursores SET valor = valor WHERE nome = 'nenhum'"))
+                    "UPDATE cursores SET valor = valor WHERE nome = 'nenhum'",
+                    // retention (V12): old quarantined bodies, sent outbox rows, a kept row's email
+                    "DELETE FROM webhook_quarentena WHERE id = -1",
+                    "DELETE FROM outbox WHERE pedido_id = 'nenhum'",
+                    "UPDATE outbox SET cliente_email = NULL WHERE pedido_id = 'nenhum'",
+                    "SELECT pedido_id FROM outbox WHERE pedido_id = 'nenhum' FOR UPDATE SKIP LOCKED"))
         .doesNotThrowAnyException();
 
     assertThat(estado(aplicador, "DELETE FROM webhook_eventos WHERE evento_id = 'nenhum'"))
         .isEqualTo(SEM_PRIVILEGIO);
-    assertThat(estado(aplicador, "DELETE FROM outbox WHERE pedido_id = 'nenhum'"))
+    assertThat(estado(aplicador, "DELETE FROM pedidos WHERE id = 'nenhum'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "UPDATE outbox SET efeito = 'x' WHERE pedido_id = 'nenhum'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "UPDATE outbox SET enviado_em = NULL WHERE pedido_id = 'nenhum'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "UPDATE webhook_quarentena SET motivo = 'x' WHERE id = -1"))
         .isEqualTo(SEM_PRIVILEGIO);
     assertThat(estado(aplicador, "SELECT * FROM publicador_offsets")).isEqualTo(SEM_PRIVILEGIO);
+    // The erasure of a customer rewrites the relay's dead letters: it runs as the owner.
+    assertThat(estado(aplicador, "UPDATE publicador_mortos SET motivo = 'x' WHERE id = -1"))
+        .isEqualTo(SEM_PRIVILEGIO);
   }
 
   @Test

@@ -44,13 +44,15 @@ final class CaixaDeEntrada {
    * received body that PostgreSQL refuses as jsonb fails the whole statement with a data exception
    * (class 22); the caller then asks again row by row. (PostgreSQL 16's {@code pg_input_is_valid}
    * would avoid that, but 15 is supported, and the receptor refuses bodies outside the input
-   * envelope before they get here, so the fallback is rare.)
+   * envelope before they get here, so the fallback is rare.) Once retention has redacted the stored
+   * payload, {@code mesmo_corpo} compares the digest it kept of the body as first stored (migration
+   * V12), so a redelivery of an old event is still a duplicate.
    */
   static final String COMPARAR =
       """
       SELECT lote.ordem,
              gravado.evento_id IS NOT NULL AS existe,
-             gravado.payload = lote.payload::jsonb AS igual
+             mesmo_corpo(gravado.payload, gravado.payload_sha256, lote.payload::jsonb) AS igual
         FROM unnest(?::int[], ?::text[], ?::text[]) AS lote (ordem, evento_id, payload)
         LEFT JOIN webhook_eventos AS gravado ON gravado.evento_id = lote.evento_id
       """;

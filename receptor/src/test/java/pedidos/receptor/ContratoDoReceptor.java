@@ -136,6 +136,51 @@ abstract class ContratoDoReceptor {
   }
 
   @Test
+  void reentregaDeUmEventoAntigoJaRedigidoAindaEDuplicadoENaoConflito() throws Exception {
+    String id = prefixo + "redigido";
+    String json = Entregas.evento(id, "ord_7", "order.paid");
+    assertThat(entregas.enviar(json).body()).contains("inserido");
+    // What the applier's retention job does to an old applied row (Retencao, migration V12): the
+    // payload reduced to what the fold reads, the digest of the body as first stored kept.
+    try (var conexao = BancoDeTeste.conectar(postgres);
+        var comando =
+            conexao.prepareStatement(
+                "UPDATE webhook_eventos SET payload_sha256 = resumo_do_corpo(payload),"
+                    + " payload = payload_redigido(tipo, payload, NULL), redigido_em = now()"
+                    + " WHERE evento_id = ?")) {
+      comando.setString(1, id);
+      assertThat(comando.executeUpdate()).isEqualTo(1);
+    }
+    assertThat(
+            BancoDeTeste.texto(
+                postgres, "SELECT payload::text FROM webhook_eventos WHERE evento_id = ?", id))
+        .doesNotContain("cliente@example.com");
+    double duplicados = metrica("receptor_eventos_duplicados_total");
+    double conflitos = metrica("receptor_eventos_conflitos_total");
+
+    HttpResponse<String> mesma = entregas.enviar(json);
+    // The same event with other whitespace and key order: the same body as jsonb, so the same
+    // digest of PostgreSQL's text of it.
+    HttpResponse<String> reformatada =
+        entregas.enviar(json.replace("\"id\": ", "\"id\":").replace(", \"type\"", ",\"type\""));
+    HttpResponse<String> outra = entregas.enviar(Entregas.evento(id, "ord_7", "order.canceled"));
+
+    assertThat(mesma.statusCode()).isEqualTo(200);
+    assertThat(mesma.body()).contains("duplicado");
+    assertThat(reformatada.body()).contains("duplicado");
+    assertThat(outra.statusCode()).isEqualTo(200);
+    assertThat(outra.body()).contains("conflito");
+    assertThat(metrica("receptor_eventos_duplicados_total")).isEqualTo(duplicados + 2);
+    assertThat(metrica("receptor_eventos_conflitos_total")).isEqualTo(conflitos + 1);
+    assertThat(linhas(id)).isEqualTo(1);
+    assertThat(
+            BancoDeTeste.texto(
+                postgres, "SELECT payload::text FROM webhook_eventos WHERE evento_id = ?", id))
+        .as("the redacted row stays as it is")
+        .doesNotContain("cliente@example.com");
+  }
+
+  @Test
   void qualquerUmDosSegredosVerifica() {
     byte[] corpo = Entregas.evento(prefixo + "antigo").getBytes(StandardCharsets.UTF_8);
     HttpRequest requisicao =
