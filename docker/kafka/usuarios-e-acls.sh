@@ -44,13 +44,13 @@ usuario pedidos-publicador "$PEDIDOS_KAFKA_PUBLICADOR_PASSWORD"
 usuario pedidos-aplicador "$PEDIDOS_KAFKA_APLICADOR_PASSWORD"
 usuario pedidos-separacao "$PEDIDOS_KAFKA_SEPARACAO_PASSWORD"
 
+# Each call grants every operation listed on every resource given (one JVM per call: they are
+# grouped, this step runs before any service starts).
 # Only the relay writes loja.eventos and separacao.efeitos; it owns all three topics: it creates
 # them, adds partitions and corrects their settings before each start of its engine.
-permitir pedidos-publicador Write -- --topic loja.eventos
-permitir pedidos-publicador Write -- --topic separacao.efeitos
-for topico in loja.eventos separacao.efeitos loja.eventos.DLT; do
-  permitir pedidos-publicador Create Alter Describe DescribeConfigs AlterConfigs -- --topic "$topico"
-done
+permitir pedidos-publicador Write -- --topic loja.eventos --topic separacao.efeitos
+permitir pedidos-publicador Create Alter Describe DescribeConfigs AlterConfigs -- \
+  --topic loja.eventos --topic separacao.efeitos --topic loja.eventos.DLT
 permitir pedidos-publicador IdempotentWrite Describe -- --cluster
 
 # Only the aplicador's group reads loja.eventos; it writes only the dead-letter topic. It checks
@@ -60,9 +60,7 @@ permitir pedidos-aplicador Write Describe DescribeConfigs -- --topic loja.evento
 permitir pedidos-aplicador Read Describe -- --group aplicador
 # Granted by earlier versions, when the aplicador also created the topics: a broker that kept its
 # data keeps ACLs, so they are revoked, not only no longer added.
-for topico in loja.eventos loja.eventos.DLT; do
-  revogar pedidos-aplicador Create Alter AlterConfigs -- --topic "$topico"
-done
+revogar pedidos-aplicador Create Alter AlterConfigs -- --topic loja.eventos --topic loja.eventos.DLT
 permitir pedidos-aplicador IdempotentWrite Describe -- --cluster
 
 # The picking system reads separacao.efeitos only, in groups named separacao*.

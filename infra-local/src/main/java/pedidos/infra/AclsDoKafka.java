@@ -28,13 +28,14 @@ import pedidos.contrato.TopicosDoKafka;
  * separacao.efeitos}; only the aplicador's group reads {@code loja.eventos}; the picking system
  * reads only {@code separacao.efeitos}; only the relay creates or changes a topic. Everything else
  * is denied (no ACL, no access). The compose's init step ({@code docker/kafka/usuarios-e-acls.sh})
- * grants the same.
+ * grants the same: the deployment test (implantacao) compares the compose broker's ACLs with {@link
+ * #todas()}.
  */
-final class AclsDoKafka {
+public final class AclsDoKafka {
 
   private AclsDoKafka() {}
 
-  static List<AclBinding> todas() {
+  public static List<AclBinding> todas() {
     List<AclBinding> acls = new ArrayList<>();
     // The relay writes both topics and owns all three (TopicosDoPublicador): it creates them
     // (CREATE), adds partitions (ALTER), reads and corrects their settings (DESCRIBE_CONFIGS,

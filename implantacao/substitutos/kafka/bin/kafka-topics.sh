@@ -1,0 +1,3 @@
+#!/bin/bash
+# As Kafka's own kafka-topics.sh.
+exec "$(dirname "$0")/kafka-run-class.sh" org.apache.kafka.tools.TopicCommand "$@"
