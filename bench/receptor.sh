@@ -24,6 +24,8 @@ PGBENCH_THREADS=${PGBENCH_THREADS:-2}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/receptor-bench.XXXXXX)}
 SEGREDO=segredo-do-benchmark-com-mais-de-32-bytes
 JAR="$RAIZ/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
+# The event generator signs with the contract's class (bench/receptor-eventos.java).
+JAR_CONTRATO="$RAIZ/contrato/target/contrato-0.1.0-SNAPSHOT.jar"
 # The migration step runs from the applier's jar (README, "Database roles").
 JAR_MIGRACAO="$RAIZ/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
 PG_VERSAO=17.5.0
@@ -56,7 +58,8 @@ instalar_ferramentas() {
 }
 
 construir_jar() {
-  if [ ! -f "$JAR" ] || [ ! -f "$JAR_MIGRACAO" ] || [ -n "${RECONSTRUIR:-}" ]; then
+  if [ ! -f "$JAR" ] || [ ! -f "$JAR_MIGRACAO" ] || [ ! -f "$JAR_CONTRATO" ] \
+    || [ -n "${RECONSTRUIR:-}" ]; then
     log "building $JAR"
     (cd "$RAIZ" && { mvn -B -q -o -pl receptor,aplicador -am package -DskipTests \
       || mvn -B -q -pl receptor,aplicador -am package -DskipTests; })
@@ -137,7 +140,7 @@ zerar() {
 }
 
 gerar_eventos() { # arquivo quantidade prefixo
-  "$JAVA" "$RAIZ/bench/receptor-eventos.java" "$1" "$2" "$3" "$SEGREDO"
+  "$JAVA" -cp "$JAR_CONTRATO" "$RAIZ/bench/receptor-eventos.java" "$1" "$2" "$3" "$SEGREDO"
 }
 
 # ms from wrk's "1.23ms", "456.00us", "1.02s"

@@ -9,6 +9,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.Escrita;
 import pedidos.dominio.MascaraDeEmail;

@@ -11,6 +11,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * The applier's settings.
@@ -34,8 +35,8 @@ import org.springframework.validation.annotation.Validated;
 @Validated
 @ConfigurationProperties("aplicador")
 record AplicadorProperties(
-    @DefaultValue("loja.eventos") @NotBlank String topico,
-    @DefaultValue("loja.eventos.DLT") @NotBlank String topicoDeDescarte,
+    @DefaultValue(TopicosDoKafka.EVENTOS) @NotBlank String topico,
+    @DefaultValue(TopicosDoKafka.DESCARTE) @NotBlank String topicoDeDescarte,
     @DefaultValue @Valid Topicos topicos,
     @DefaultValue("3") @Min(1) int concorrencia,
     @DefaultValue("5s") @NotNull Duration esperaPorLock,
@@ -90,10 +91,16 @@ record AplicadorProperties(
    * @param intervalo between two checks while waiting
    */
   record Topicos(
-      @DefaultValue("12") @Min(1) int particoes,
-      @DefaultValue("14d") @NotNull @DurationMin(hours = 1) Duration janelaDeReplay,
+      @DefaultValue("" + TopicosDoKafka.PARTICOES) @Min(1) int particoes,
+      @NotNull @DurationMin(hours = 1) Duration janelaDeReplay,
       @DefaultValue("2m") @NotNull Duration espera,
-      @DefaultValue("5s") @NotNull @DurationMin(millis = 1) Duration intervalo) {}
+      @DefaultValue("5s") @NotNull @DurationMin(millis = 1) Duration intervalo) {
+
+    Topicos {
+      // The contract's window, which the relay's retention of loja.eventos defaults to as well.
+      janelaDeReplay = janelaDeReplay == null ? TopicosDoKafka.JANELA_DE_REPLAY : janelaDeReplay;
+    }
+  }
 
   /**
    * The operators' credentials ({@code PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Checked

@@ -1,7 +1,11 @@
 package pedidos.aplicador;
 
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.time.ZoneOffset;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
+import pedidos.contrato.RegistroDeEvento;
 
 /** The inbox as the consumers of {@code loja.eventos} see it. */
 @Component
@@ -31,8 +35,13 @@ class CaixaDeEntrada {
             .param("recursoId", evento.recursoId())
             .param("tipo", evento.tipo())
             .param("payload", evento.payload())
-            .param("recebidoEm", evento.recebidoEm())
+            .param("recebidoEm", instante(evento.recebidoEm()))
             .update()
         == 1;
+  }
+
+  /** A timestamptz parameter; the driver binds an {@link OffsetDateTime}, not an Instant. */
+  static OffsetDateTime instante(Instant instante) {
+    return instante == null ? null : instante.atOffset(ZoneOffset.UTC);
   }
 }

@@ -17,7 +17,10 @@ import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEvento;
+import pedidos.contrato.RegistroIlegivelException;
 import pedidos.dominio.MascaraDeEmail;
 import pedidos.dominio.Resultado;
 
@@ -75,12 +78,11 @@ class ConfiguracaoDoKafka {
             (registro, falha) ->
                 new TopicPartition(propriedades.topicoDeDescarte(), registro.partition()));
     descarte.setExceptionHeadersCreator(ConfiguracaoDoKafka::cabecalhosDaFalha);
-    var leitor = new LeitorDeRegistros();
     ConsumerRecordRecoverer recuperacao =
         (registro, falha) -> {
           // A forged record's event id may be a real one still pending: its row is not touched.
           if (!RegistroNaoAutenticadoException.eh(falha)) {
-            assentar(leitor, falhas, metricas, registro, falha);
+            assentar(falhas, metricas, registro, falha);
           }
           descarte.accept(registro, falha);
         };
@@ -91,7 +93,7 @@ class ConfiguracaoDoKafka {
                 ? espera(propriedades, ExponentialBackOff.DEFAULT_MAX_ATTEMPTS)
                 : espera(propriedades, propriedades.tentativasDeFalhaDesconhecida() - 1));
     tratador.addNotRetryableExceptions(
-        RegistroInaplicavelException.class, RegistroNaoAutenticadoException.class);
+        RegistroIlegivelException.class, RegistroNaoAutenticadoException.class);
     return tratador;
   }
 
@@ -103,7 +105,6 @@ class ConfiguracaoDoKafka {
    * error handler tries the record again.
    */
   private static void assentar(
-      LeitorDeRegistros leitor,
       FalhasDeAplicacao falhas,
       MetricasDoAplicador metricas,
       ConsumerRecord<?, ?> registro,
@@ -113,8 +114,8 @@ class ConfiguracaoDoKafka {
     }
     RegistroDeEvento evento;
     try {
-      evento = leitor.ler(valor);
-    } catch (RegistroInaplicavelException e) {
+      evento = FormatoDosRegistros.lerEvento(valor);
+    } catch (RegistroIlegivelException e) {
       return;
     }
     try {

@@ -17,7 +17,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.TimeoutException;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 
 /**
  * Compares {@code loja.eventos} and its dead-letter topic, as the broker describes them, with what

@@ -8,6 +8,7 @@ import org.springframework.dao.RecoverableDataAccessException;
 import org.springframework.dao.TransientDataAccessException;
 import org.springframework.transaction.CannotCreateTransactionException;
 import org.springframework.transaction.TransactionSystemException;
+import pedidos.esquema.FalhaDoPostgres;
 
 /**
  * Whether a failure goes away by itself (the database restarting, a lock timeout, a deadlock
@@ -36,7 +37,8 @@ final class FalhaTransitoria {
           || causa instanceof ConnectException) {
         return true;
       }
-      if (causa instanceof SQLException sql && estadoTransitorio(sql.getSQLState())) {
+      if (causa instanceof SQLException sql
+          && FalhaDoPostgres.doSqlState(sql.getSQLState()).transitoria()) {
         return true;
       }
       if (causa.getCause() == causa) {
@@ -44,20 +46,5 @@ final class FalhaTransitoria {
       }
     }
     return false;
-  }
-
-  /**
-   * SQLState classes: 08 connection, 40 transaction rollback (deadlock, serialization), 53
-   * insufficient resources, 57 operator intervention (shutdown, statement or lock timeout), 58
-   * system error; and 55P03, lock not available.
-   */
-  private static boolean estadoTransitorio(String estado) {
-    if (estado == null || estado.length() != 5) {
-      return false;
-    }
-    return switch (estado.substring(0, 2)) {
-      case "08", "40", "53", "57", "58" -> true;
-      default -> estado.equals("55P03");
-    };
   }
 }

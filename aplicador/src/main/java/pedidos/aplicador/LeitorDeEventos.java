@@ -1,7 +1,7 @@
 package pedidos.aplicador;
 
 import java.math.BigDecimal;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.dominio.Interpretacao;
 import tools.jackson.core.JacksonException;
 import tools.jackson.databind.JsonNode;

@@ -9,6 +9,7 @@ import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
+import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.EventoGravado;
 import pedidos.dominio.Resultado;
@@ -116,7 +117,7 @@ final class LeitorDoPedido {
           .addValue("recursoId", guardar.recursoId())
           .addValue("tipo", guardar.tipo())
           .addValue("payload", guardar.payload())
-          .addValue("recebidoEm", guardar.recebidoEm());
+          .addValue("recebidoEm", CaixaDeEntrada.instante(guardar.recebidoEm()));
     }
     return pipeline.execute(
         pipelineDe(guarda, espera),

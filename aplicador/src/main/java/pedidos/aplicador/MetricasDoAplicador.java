@@ -5,7 +5,7 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
-import pedidos.dominio.AssinaturaDeRegistro;
+import pedidos.contrato.AssinaturaDeRegistro;
 
 /** The one seam through which the applier reports what it did. */
 @Component

@@ -5,6 +5,9 @@ import org.slf4j.MDC;
 import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEvento;
+import pedidos.contrato.TopicosDoKafka;
 import pedidos.dominio.ModoDeAplicacao;
 
 /**
@@ -16,7 +19,6 @@ import pedidos.dominio.ModoDeAplicacao;
 @Component
 class OuvinteDeEventos {
 
-  private final LeitorDeRegistros leitor = new LeitorDeRegistros();
   private final VerificadorDeRegistros verificador;
   private final AplicadorDeEventos aplicador;
   private final TransactionTemplate transacao;
@@ -35,15 +37,15 @@ class OuvinteDeEventos {
 
   @KafkaListener(
       id = "aplicador",
-      topics = "${aplicador.topico:loja.eventos}",
-      groupId = "${aplicador.grupo:aplicador}",
+      topics = "${aplicador.topico:" + TopicosDoKafka.EVENTOS + "}",
+      groupId = "${aplicador.grupo:" + TopicosDoKafka.GRUPO_DO_APLICADOR + "}",
       concurrency = "${aplicador.concorrencia:3}")
   void receber(ConsumerRecord<String, String> registro) {
     // Every line logged while this record is applied, by us or by the libraries, carries its ids.
     try (var pedido = MDC.putCloseable("pedido_id", registro.key())) {
       // Before anything reads the value: an unsigned record is not even parsed.
       verificador.verificar(registro, "kafka");
-      RegistroDeEvento evento = leitor.ler(registro.value());
+      RegistroDeEvento evento = FormatoDosRegistros.lerEvento(registro.value());
       try (var id = MDC.putCloseable("evento_id", evento.eventoId())) {
         long inicio = System.nanoTime();
         var aplicado =

@@ -87,7 +87,7 @@ class PainelDeOperacoes {
 
   static final String CURSOR =
       """
-      SELECT valor FROM cursores WHERE nome = 'pedidos_loja'
+      SELECT valor FROM cursores WHERE nome = :nome
       """;
 
   private final JdbcClient jdbc;
@@ -219,7 +219,12 @@ class PainelDeOperacoes {
                         MascaraDeEmail.mascararNoTexto(rs.getString("motivo")),
                         rs.getObject("recebido_em", OffsetDateTime.class)))
             .list();
-    OffsetDateTime cursor = jdbc.sql(CURSOR).query(OffsetDateTime.class).optional().orElse(null);
+    OffsetDateTime cursor =
+        jdbc.sql(CURSOR)
+            .param("nome", Reconciliacao.CURSOR)
+            .query(OffsetDateTime.class)
+            .optional()
+            .orElse(null);
     return new Painel(
         agora,
         new Fila(

@@ -20,6 +20,7 @@ import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.RodadaDeReconciliacao.Situacao;
+import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Interpretacao;
 import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.VersaoDoFato;
@@ -35,6 +36,7 @@ class Reconciliacao {
 
   private static final Logger log = LoggerFactory.getLogger(Reconciliacao.class);
 
+  /** The row of {@code cursores} this reconciliation keeps; V1 creates it. */
   static final String CURSOR = "pedidos_loja";
 
   // The two-int form of advisory locks is a key space apart from the orders' bigint keys.

@@ -14,6 +14,9 @@ import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEvento;
+import pedidos.contrato.RegistroIlegivelException;
 import pedidos.dominio.ModoDeAplicacao;
 
 /**
@@ -32,7 +35,6 @@ class Replay {
   private final AplicadorDeEventos aplicador;
   private final TransactionTemplate transacao;
   private final VerificadorDeRegistros verificador;
-  private final LeitorDeRegistros leitor = new LeitorDeRegistros();
   private final String topicoConfigurado;
 
   Replay(
@@ -93,8 +95,8 @@ class Replay {
           }
           RegistroDeEvento evento;
           try {
-            evento = leitor.ler(registro.value());
-          } catch (RegistroInaplicavelException e) {
+            evento = FormatoDosRegistros.lerEvento(registro.value());
+          } catch (RegistroIlegivelException e) {
             inaplicaveis++;
             saida.printf(
                 "skipped %s-%d@%d: %s%n",

@@ -4,8 +4,9 @@ import java.nio.charset.StandardCharsets;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.common.header.Header;
 import org.springframework.stereotype.Component;
-import pedidos.dominio.AssinaturaDeRegistro;
-import pedidos.dominio.AssinaturaDeRegistro.Veredicto;
+import pedidos.contrato.AssinaturaDeRegistro;
+import pedidos.contrato.AssinaturaDeRegistro.Veredicto;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * Checks the relay's signature on a record before anything else looks at it (README, "Kafka
@@ -30,7 +31,7 @@ class VerificadorDeRegistros {
    *     value
    */
   void verificar(ConsumerRecord<String, String> registro, String origem) {
-    Header cabecalho = registro.headers().lastHeader(AssinaturaDeRegistro.CABECALHO);
+    Header cabecalho = registro.headers().lastHeader(TopicosDoKafka.CABECALHO_DE_ASSINATURA);
     Veredicto veredicto =
         assinatura.verificar(
             registro.topic(),

@@ -3,7 +3,8 @@ package pedidos.aplicador;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import pedidos.dominio.AssinaturaDeRegistro;
+import pedidos.contrato.AssinaturaDeRegistro;
+import pedidos.contrato.TopicosDoKafka;
 import pedidos.infra.InfraDeTeste;
 
 /** Records as the relay writes them: signed with the tests' key, which the context is given. */
@@ -19,7 +20,7 @@ final class Assinados {
     registro
         .headers()
         .add(
-            AssinaturaDeRegistro.CABECALHO,
+            TopicosDoKafka.CABECALHO_DE_ASSINATURA,
             ASSINATURA
                 .assinar(topico, bytes(chave), bytes(valor))
                 .getBytes(StandardCharsets.UTF_8));

@@ -4,7 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
 import org.junit.jupiter.api.Test;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEvento;
+import pedidos.contrato.RegistroIlegivelException;
 import pedidos.dominio.Interpretacao;
 import pedidos.dominio.Resultado;
 
@@ -14,7 +17,6 @@ import pedidos.dominio.Resultado;
  */
 class EnvelopeNosLeitoresTest {
 
-  private final LeitorDeRegistros registros = new LeitorDeRegistros();
   private final LeitorDeEventos eventos = new LeitorDeEventos();
 
   @Test
@@ -27,7 +29,7 @@ class EnvelopeNosLeitoresTest {
             "n".repeat(EnvelopeDeEntrada.CARACTERES_DE_NOME),
             "x".repeat(EnvelopeDeEntrada.BYTES_NO_JSONB - 20_000));
 
-    RegistroDeEvento lido = registros.ler(registro(payload));
+    RegistroDeEvento lido = FormatoDosRegistros.lerEvento(registro(payload));
 
     assertThat(lido.eventoId()).isEqualTo("e1");
     assertThat(lido.payload().length()).isGreaterThan(EnvelopeDeEntrada.BYTES_DO_CORPO);
@@ -44,8 +46,8 @@ class EnvelopeNosLeitoresTest {
     String nome = corpo(2, "1", "n".repeat(EnvelopeDeEntrada.CARACTERES_DE_NOME + 1), "x");
 
     for (String payload : new String[] {fundo, numero, nome}) {
-      assertThatThrownBy(() -> registros.ler(registro(payload)))
-          .isInstanceOf(RegistroInaplicavelException.class)
+      assertThatThrownBy(() -> FormatoDosRegistros.lerEvento(registro(payload)))
+          .isInstanceOf(RegistroIlegivelException.class)
           .hasMessageStartingWith("registro fora do envelope: ");
       Interpretacao interpretacao = eventos.interpretar("e1", "order.paid", payload);
       assertThat(interpretacao).isInstanceOf(Interpretacao.SemFato.class);
@@ -58,8 +60,8 @@ class EnvelopeNosLeitoresTest {
   @Test
   void registroMaiorQueAMensagemDoEnvelopeERecusado() {
     String payload = corpo(2, "1", "n", "x".repeat(EnvelopeDeEntrada.BYTES_DA_MENSAGEM));
-    assertThatThrownBy(() -> registros.ler(registro(payload)))
-        .isInstanceOf(RegistroInaplicavelException.class)
+    assertThatThrownBy(() -> FormatoDosRegistros.lerEvento(registro(payload)))
+        .isInstanceOf(RegistroIlegivelException.class)
         .hasMessageStartingWith("registro fora do envelope: ");
   }
 

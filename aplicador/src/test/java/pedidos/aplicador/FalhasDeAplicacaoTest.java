@@ -24,7 +24,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.config.TopicBuilder;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.core.KafkaTemplate;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
 
 /**

@@ -26,6 +26,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Resultado;
 import pedidos.infra.InfraDeTeste;

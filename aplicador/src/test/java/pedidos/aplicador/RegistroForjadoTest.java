@@ -26,7 +26,8 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import pedidos.dominio.AssinaturaDeRegistro;
+import pedidos.contrato.AssinaturaDeRegistro;
+import pedidos.contrato.TopicosDoKafka;
 import pedidos.infra.InfraDeTeste;
 
 /**
@@ -152,7 +153,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
   private static ProducerRecord<String, String> comCabecalho(
       String topico, String pedido, String valor, String assinatura) {
     var registro = new ProducerRecord<>(topico, pedido, valor);
-    registro.headers().add(AssinaturaDeRegistro.CABECALHO, bytes(assinatura));
+    registro.headers().add(TopicosDoKafka.CABECALHO_DE_ASSINATURA, bytes(assinatura));
     return registro;
   }
 

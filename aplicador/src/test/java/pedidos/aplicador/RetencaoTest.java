@@ -27,6 +27,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.DobraCanonica;
 import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.Fato;

@@ -17,7 +17,7 @@ import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
 
 /**

@@ -2,20 +2,28 @@ package pedidos.dominio;
 
 import java.util.Optional;
 
-/** The status of an order, with the seed's rank and terminal rules. */
+/**
+ * The status of an order, with the seed's rank and terminal rules, and the store's names for it:
+ * the one table of them, read by the system ({@link #doTipoDeEvento}, {@link #daApi}) and written
+ * by whoever plays the store (the simulator, the benchmarks).
+ */
 public enum Status {
-  CRIADO("criado", 1),
-  PAGO("pago", 2),
-  ENVIADO("enviado", 3),
-  CANCELADO("cancelado", 4),
-  REEMBOLSADO("reembolsado", 5);
+  CRIADO("criado", 1, "order.created", "open"),
+  PAGO("pago", 2, "order.paid", "paid"),
+  ENVIADO("enviado", 3, "order.shipped", "shipped"),
+  CANCELADO("cancelado", 4, "order.canceled", "canceled"),
+  REEMBOLSADO("reembolsado", 5, "order.refunded", "refunded");
 
   private final String codigo;
   private final int rank;
+  private final String tipoDoEvento;
+  private final String statusDaApi;
 
-  Status(String codigo, int rank) {
+  Status(String codigo, int rank, String tipoDoEvento, String statusDaApi) {
     this.codigo = codigo;
     this.rank = rank;
+    this.tipoDoEvento = tipoDoEvento;
+    this.statusDaApi = statusDaApi;
   }
 
   /** The value stored in {@code pedidos.status}. */
@@ -45,34 +53,34 @@ public enum Status {
     };
   }
 
+  /** The webhook's {@code type} announcing this status ({@code order.paid}). */
+  public String tipoDoEvento() {
+    return tipoDoEvento;
+  }
+
+  /** The orders API's {@code status} and the webhook's {@code data.status} ({@code paid}). */
+  public String statusDaApi() {
+    return statusDaApi;
+  }
+
   /** The status a webhook event type announces; empty for types we do not apply. */
   public static Optional<Status> doTipoDeEvento(String tipo) {
-    if (tipo == null) {
-      return Optional.empty();
+    for (Status status : values()) {
+      if (status.tipoDoEvento.equals(tipo)) {
+        return Optional.of(status);
+      }
     }
-    return switch (tipo) {
-      case "order.created" -> Optional.of(CRIADO);
-      case "order.paid" -> Optional.of(PAGO);
-      case "order.shipped" -> Optional.of(ENVIADO);
-      case "order.canceled" -> Optional.of(CANCELADO);
-      case "order.refunded" -> Optional.of(REEMBOLSADO);
-      default -> Optional.empty();
-    };
+    return Optional.empty();
   }
 
   /** The status an order read from the provider's orders API has; empty for unknown ones. */
   public static Optional<Status> daApi(String statusDaApi) {
-    if (statusDaApi == null) {
-      return Optional.empty();
+    for (Status status : values()) {
+      if (status.statusDaApi.equals(statusDaApi)) {
+        return Optional.of(status);
+      }
     }
-    return switch (statusDaApi) {
-      case "open" -> Optional.of(CRIADO);
-      case "paid" -> Optional.of(PAGO);
-      case "shipped" -> Optional.of(ENVIADO);
-      case "canceled" -> Optional.of(CANCELADO);
-      case "refunded" -> Optional.of(REEMBOLSADO);
-      default -> Optional.empty();
-    };
+    return Optional.empty();
   }
 
   /** The status stored as {@code codigo} in {@code pedidos.status}. */

@@ -26,6 +26,29 @@ class CodigosArmazenadosTest {
     }
   }
 
+  /**
+   * The store's vocabulary, pinned: the provider sends these, and the simulator and the benchmarks
+   * write them from this table.
+   */
+  @Test
+  void osNomesDaLojaParaCadaStatusEDeVolta() {
+    assertThat(List.of(Status.values()))
+        .extracting(Status::tipoDoEvento)
+        .containsExactly(
+            "order.created", "order.paid", "order.shipped", "order.canceled", "order.refunded");
+    assertThat(List.of(Status.values()))
+        .extracting(Status::statusDaApi)
+        .containsExactly("open", "paid", "shipped", "canceled", "refunded");
+    for (Status status : Status.values()) {
+      assertThat(Status.doTipoDeEvento(status.tipoDoEvento())).contains(status);
+      assertThat(Status.daApi(status.statusDaApi())).contains(status);
+    }
+    assertThat(Status.doTipoDeEvento("order.updated")).isEmpty();
+    assertThat(Status.doTipoDeEvento(null)).isEmpty();
+    assertThat(Status.daApi("pending")).isEmpty();
+    assertThat(Status.daApi(null)).isEmpty();
+  }
+
   @Test
   void resultadosTemOsCodigosQueOBancoEOPainelUsam() {
     // The applier's SQL and the status page name some of them as literals.

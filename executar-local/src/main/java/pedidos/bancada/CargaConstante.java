@@ -10,15 +10,14 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
-import java.util.HexFormat;
 import java.util.concurrent.BlockingQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import pedidos.contrato.AssinaturaDeWebhook;
+import pedidos.dominio.Status;
 
 /**
  * Open-loop load for the end-to-end benchmark ({@code bench/ponta-a-ponta.sh}): unique, signed
@@ -46,12 +45,13 @@ import javax.crypto.spec.SecretKeySpec;
  */
 public final class CargaConstante {
 
-  static final String[] TIPOS = {"order.created", "order.paid", "order.shipped"};
-  static final String[] STATUS = {"open", "paid", "shipped"};
+  /** The lifecycle each order goes through, in the store's words. */
+  static final Status[] ETAPAS = {Status.CRIADO, Status.PAGO, Status.ENVIADO};
+
   private static final int REMETENTES = 64;
 
   private final URI url;
-  private final Mac hmac;
+  private final AssinaturaDeWebhook assinatura;
   private final int pedidosPorBloco;
   private final long baseNanos = System.nanoTime();
   private final long baseMicros = epochMicros(Instant.now());
@@ -60,8 +60,7 @@ public final class CargaConstante {
   private CargaConstante(URI url, String segredo, int pedidosPorBloco) throws Exception {
     this.url = url;
     this.pedidosPorBloco = pedidosPorBloco;
-    this.hmac = Mac.getInstance("HmacSHA256");
-    hmac.init(new SecretKeySpec(segredo.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
+    this.assinatura = AssinaturaDeWebhook.doSegredo(segredo);
   }
 
   public static void main(String[] args) throws Exception {
@@ -103,11 +102,7 @@ public final class CargaConstante {
               .getBytes(StandardCharsets.UTF_8);
       requisicoes[i] =
           ConexaoHttp.requisicao(
-              url.getHost(),
-              url.getPort(),
-              url.getRawPath(),
-              HexFormat.of().formatHex(hmac.doFinal(corpo)),
-              corpo);
+              url.getHost(), url.getPort(), url.getRawPath(), assinatura.daLoja(corpo), corpo);
     }
     long[] agendado = new long[total];
     long[] enviado = new long[total];
@@ -210,7 +205,7 @@ public final class CargaConstante {
     return "{\"id\":\""
         + id
         + "\",\"type\":\""
-        + TIPOS[etapa]
+        + ETAPAS[etapa].tipoDoEvento()
         + "\",\"occurred_at\":\""
         + ocorrido
         + "\",\"sequence\":"
@@ -220,7 +215,7 @@ public final class CargaConstante {
         + "_"
         + pedido
         + "\",\"status\":\""
-        + STATUS[etapa]
+        + ETAPAS[etapa].statusDaApi()
         + "\",\"total_cents\":1990,\"customer_email\":\"cliente@example.com\"}}";
   }
 

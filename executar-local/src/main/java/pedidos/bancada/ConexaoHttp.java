@@ -9,6 +9,7 @@ import java.net.InetSocketAddress;
 import java.net.Socket;
 import java.nio.charset.StandardCharsets;
 import java.util.Locale;
+import pedidos.contrato.AssinaturaDeWebhook;
 
 /**
  * One keep-alive HTTP/1.1 connection, blocking, for the load generator: it writes a request built
@@ -136,7 +137,9 @@ final class ConexaoHttp implements AutoCloseable {
                 + host
                 + ":"
                 + porta
-                + "\r\nContent-Type: application/json\r\nx-loja-signature: "
+                + "\r\nContent-Type: application/json\r\n"
+                + AssinaturaDeWebhook.CABECALHO_DA_LOJA
+                + ": "
                 + assinatura
                 + "\r\nContent-Length: "
                 + corpo.length

@@ -14,8 +14,7 @@ import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import pedidos.contrato.AssinaturaDeWebhook;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.ServicoEmProcesso;
@@ -216,7 +215,7 @@ public final class SistemaLocal {
         Send a signed webhook:
           curl -i -X POST %s \\
             -H 'Content-Type: application/json' \\
-            -H 'x-loja-signature: %s' \\
+            -H '%s: %s' \\
             --data-raw '%s'
 
         Then look at the order:
@@ -240,6 +239,7 @@ public final class SistemaLocal {
         senhaDeOps,
         opcoes.diretorio().resolve("logs").toAbsolutePath(),
         webhook,
+        AssinaturaDeWebhook.CABECALHO_DA_LOJA,
         assinar(opcoes.segredo(), corpo),
         corpo,
         "postgresql://"
@@ -251,13 +251,7 @@ public final class SistemaLocal {
   }
 
   static String assinar(String segredo, String corpo) {
-    try {
-      Mac hmac = Mac.getInstance("HmacSHA256");
-      hmac.init(new SecretKeySpec(segredo.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return HexFormat.of().formatHex(hmac.doFinal(corpo.getBytes(StandardCharsets.UTF_8)));
-    } catch (java.security.GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return AssinaturaDeWebhook.doSegredo(segredo).daLoja(corpo.getBytes(StandardCharsets.UTF_8));
   }
 
   private static void exigirLivre(int porta, String qual) {

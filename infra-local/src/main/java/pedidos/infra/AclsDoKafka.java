@@ -8,6 +8,9 @@ import static org.apache.kafka.common.acl.AclOperation.DESCRIBE_CONFIGS;
 import static org.apache.kafka.common.acl.AclOperation.IDEMPOTENT_WRITE;
 import static org.apache.kafka.common.acl.AclOperation.READ;
 import static org.apache.kafka.common.acl.AclOperation.WRITE;
+import static pedidos.contrato.TopicosDoKafka.DESCARTE;
+import static pedidos.contrato.TopicosDoKafka.EFEITOS;
+import static pedidos.contrato.TopicosDoKafka.EVENTOS;
 
 import java.util.ArrayList;
 import java.util.List;
@@ -18,6 +21,7 @@ import org.apache.kafka.common.acl.AclPermissionType;
 import org.apache.kafka.common.resource.PatternType;
 import org.apache.kafka.common.resource.ResourcePattern;
 import org.apache.kafka.common.resource.ResourceType;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * Who may do what on the broker: only the relay writes {@code loja.eventos} and {@code
@@ -28,10 +32,6 @@ import org.apache.kafka.common.resource.ResourceType;
  * #todas()}.
  */
 public final class AclsDoKafka {
-
-  static final String EVENTOS = "loja.eventos";
-  static final String DESCARTE = "loja.eventos.DLT";
-  static final String EFEITOS = "separacao.efeitos";
 
   private AclsDoKafka() {}
 
@@ -56,12 +56,22 @@ public final class AclsDoKafka {
     String aplicador = UsuarioDoKafka.APLICADOR.nome();
     permitir(acls, aplicador, topico(EVENTOS), READ, DESCRIBE, DESCRIBE_CONFIGS);
     permitir(acls, aplicador, topico(DESCARTE), WRITE, DESCRIBE, DESCRIBE_CONFIGS);
-    permitir(acls, aplicador, grupo("aplicador", PatternType.LITERAL), READ, DESCRIBE);
+    permitir(
+        acls,
+        aplicador,
+        grupo(TopicosDoKafka.GRUPO_DO_APLICADOR, PatternType.LITERAL),
+        READ,
+        DESCRIBE);
     permitir(acls, aplicador, cluster(), IDEMPOTENT_WRITE, DESCRIBE);
     // The picking system reads the effects, in groups of its own.
     String separacao = UsuarioDoKafka.SEPARACAO.nome();
     permitir(acls, separacao, topico(EFEITOS), READ, DESCRIBE);
-    permitir(acls, separacao, grupo("separacao", PatternType.PREFIXED), READ, DESCRIBE);
+    permitir(
+        acls,
+        separacao,
+        grupo(TopicosDoKafka.PREFIXO_DOS_GRUPOS_DA_SEPARACAO, PatternType.PREFIXED),
+        READ,
+        DESCRIBE);
     return List.copyOf(acls);
   }
 

@@ -29,6 +29,7 @@ import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * The broker as deployed: SASL/SCRAM for every client and the ACLs of {@link AclsDoKafka}. A client
@@ -47,8 +48,8 @@ class KafkaComAutenticacaoTest {
       admin
           .createTopics(
               List.of(
-                  new NewTopic(AclsDoKafka.EVENTOS, 1, (short) 1),
-                  new NewTopic(AclsDoKafka.EFEITOS, 1, (short) 1)))
+                  new NewTopic(TopicosDoKafka.EVENTOS, 1, (short) 1),
+                  new NewTopic(TopicosDoKafka.EFEITOS, 1, (short) 1)))
           .all()
           .get();
     }
@@ -79,7 +80,7 @@ class KafkaComAutenticacaoTest {
         "sasl.jaas.config", UsuarioDoKafka.jaas(UsuarioDoKafka.PUBLICADOR.nome(), "nao-e-a-senha"));
     try (var produtor = produtor(errada)) {
       assertThatThrownBy(
-              () -> produtor.send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "k", "v")).get())
+              () -> produtor.send(new ProducerRecord<>(TopicosDoKafka.EVENTOS, "k", "v")).get())
           .hasCauseInstanceOf(SaslAuthenticationException.class);
     }
   }
@@ -87,33 +88,35 @@ class KafkaComAutenticacaoTest {
   @Test
   void soOPublicadorEscreveOsTopicosEOAplicadorLeOsEventos() throws Exception {
     try (var publicador = produtor(kafka.cliente(UsuarioDoKafka.PUBLICADOR))) {
-      publicador.send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "ord_1", "evento")).get();
+      publicador.send(new ProducerRecord<>(TopicosDoKafka.EVENTOS, "ord_1", "evento")).get();
     }
     try (var aplicador = produtor(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
       assertThatThrownBy(
               () ->
                   aplicador
-                      .send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "ord_1", "forjado"))
+                      .send(new ProducerRecord<>(TopicosDoKafka.EVENTOS, "ord_1", "forjado"))
                       .get())
           .hasCauseInstanceOf(TopicAuthorizationException.class);
     }
-    assertThat(primeiro(UsuarioDoKafka.APLICADOR, "aplicador", AclsDoKafka.EVENTOS).value())
+    assertThat(primeiro(UsuarioDoKafka.APLICADOR, "aplicador", TopicosDoKafka.EVENTOS).value())
         .isEqualTo("evento");
   }
 
   @Test
   void aSeparacaoLeSoOsEfeitos() throws Exception {
     try (var publicador = produtor(kafka.cliente(UsuarioDoKafka.PUBLICADOR))) {
-      publicador.send(new ProducerRecord<>(AclsDoKafka.EFEITOS, "ord_2", "efeito")).get();
+      publicador.send(new ProducerRecord<>(TopicosDoKafka.EFEITOS, "ord_2", "efeito")).get();
     }
-    assertThat(primeiro(UsuarioDoKafka.SEPARACAO, "separacao-teste", AclsDoKafka.EFEITOS).value())
+    assertThat(
+            primeiro(UsuarioDoKafka.SEPARACAO, "separacao-teste", TopicosDoKafka.EFEITOS).value())
         .isEqualTo("efeito");
     assertThatThrownBy(
-            () -> primeiro(UsuarioDoKafka.SEPARACAO, "separacao-teste", AclsDoKafka.EVENTOS))
+            () -> primeiro(UsuarioDoKafka.SEPARACAO, "separacao-teste", TopicosDoKafka.EVENTOS))
         .isInstanceOf(TopicAuthorizationException.class);
     try (var separacao = produtor(kafka.cliente(UsuarioDoKafka.SEPARACAO))) {
       assertThatThrownBy(
-              () -> separacao.send(new ProducerRecord<>(AclsDoKafka.EFEITOS, "ord_2", "x")).get())
+              () ->
+                  separacao.send(new ProducerRecord<>(TopicosDoKafka.EFEITOS, "ord_2", "x")).get())
           // Refused before the topic is even asked about: it may write nowhere (no producer id).
           .cause()
           .isInstanceOf(AuthorizationException.class);
@@ -123,14 +126,14 @@ class KafkaComAutenticacaoTest {
   @Test
   void sobreTlsOsMesmosUsuariosTrabalham() throws Exception {
     try (var publicador = produtor(kafka.clienteTls(UsuarioDoKafka.PUBLICADOR))) {
-      publicador.send(new ProducerRecord<>(AclsDoKafka.EFEITOS, "ord_tls", "por-tls")).get();
+      publicador.send(new ProducerRecord<>(TopicosDoKafka.EFEITOS, "ord_tls", "por-tls")).get();
     }
     // Other tests write the same topic: the one with this key is this test's.
     assertThat(
             primeiro(
                     kafka.clienteTls(UsuarioDoKafka.SEPARACAO),
                     "separacao-tls",
-                    AclsDoKafka.EFEITOS,
+                    TopicosDoKafka.EFEITOS,
                     "ord_tls")
                 .value())
         .isEqualTo("por-tls");
@@ -144,7 +147,7 @@ class KafkaComAutenticacaoTest {
     semConfianca.remove("ssl.truststore.type");
     try (var produtor = produtor(semConfianca)) {
       assertThatThrownBy(
-              () -> produtor.send(new ProducerRecord<>(AclsDoKafka.EVENTOS, "k", "v")).get())
+              () -> produtor.send(new ProducerRecord<>(TopicosDoKafka.EVENTOS, "k", "v")).get())
           .hasCauseInstanceOf(SslAuthenticationException.class);
     }
 
@@ -165,27 +168,31 @@ class KafkaComAutenticacaoTest {
    */
   @Test
   void soORelayCriaEAlteraOsTopicosOAplicadorSoOsDescreve() throws Exception {
-    ConfigResource descarte = new ConfigResource(ConfigResource.Type.TOPIC, AclsDoKafka.DESCARTE);
-    ConfigResource eventos = new ConfigResource(ConfigResource.Type.TOPIC, AclsDoKafka.EVENTOS);
+    ConfigResource descarte =
+        new ConfigResource(ConfigResource.Type.TOPIC, TopicosDoKafka.DESCARTE);
+    ConfigResource eventos = new ConfigResource(ConfigResource.Type.TOPIC, TopicosDoKafka.EVENTOS);
     try (Admin aplicador = Admin.create(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
       assertThatThrownBy(
               () ->
                   aplicador
-                      .createTopics(List.of(new NewTopic(AclsDoKafka.DESCARTE, 1, (short) 1)))
+                      .createTopics(List.of(new NewTopic(TopicosDoKafka.DESCARTE, 1, (short) 1)))
                       .all()
                       .get())
           .hasCauseInstanceOf(TopicAuthorizationException.class);
     }
     try (Admin relay = Admin.create(kafka.cliente(UsuarioDoKafka.PUBLICADOR))) {
-      relay.createTopics(List.of(new NewTopic(AclsDoKafka.DESCARTE, 1, (short) 1))).all().get();
-      relay.createPartitions(Map.of(AclsDoKafka.DESCARTE, NewPartitions.increaseTo(2))).all().get();
+      relay.createTopics(List.of(new NewTopic(TopicosDoKafka.DESCARTE, 1, (short) 1))).all().get();
+      relay
+          .createPartitions(Map.of(TopicosDoKafka.DESCARTE, NewPartitions.increaseTo(2)))
+          .all()
+          .get();
       relay.incrementalAlterConfigs(Map.of(descarte, List.of(retencao("86400000")))).all().get();
       assertThat(relay.describeConfigs(List.of(descarte)).all().get()).containsKey(descarte);
     }
     try (Admin aplicador = Admin.create(kafka.cliente(UsuarioDoKafka.APLICADOR))) {
       assertThat(
               aplicador
-                  .describeTopics(List.of(AclsDoKafka.EVENTOS, AclsDoKafka.DESCARTE))
+                  .describeTopics(List.of(TopicosDoKafka.EVENTOS, TopicosDoKafka.DESCARTE))
                   .allTopicNames()
                   .get())
           .hasSize(2);

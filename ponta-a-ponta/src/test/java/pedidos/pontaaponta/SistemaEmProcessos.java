@@ -9,17 +9,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.security.GeneralSecurityException;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.HashSet;
-import java.util.HexFormat;
 import java.util.List;
 import java.util.Optional;
 import java.util.Set;
 import java.util.stream.Stream;
-import javax.crypto.Mac;
-import javax.crypto.spec.SecretKeySpec;
+import pedidos.contrato.AssinaturaDeWebhook;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.KafkaLocal;
 import pedidos.infra.PapelNoBanco;
@@ -123,20 +120,14 @@ final class SistemaEmProcessos implements AutoCloseable {
         HttpRequest.newBuilder(urlDoReceptor().resolve("/webhooks/loja"))
             .timeout(Duration.ofSeconds(30))
             .header("Content-Type", "application/json")
-            .header("x-loja-signature", assinar(corpo))
+            .header(AssinaturaDeWebhook.CABECALHO_DA_LOJA, assinar(corpo))
             .POST(HttpRequest.BodyPublishers.ofByteArray(corpo))
             .build(),
         HttpResponse.BodyHandlers.ofString());
   }
 
   static String assinar(byte[] corpo) {
-    try {
-      Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(SEGREDO.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
-      return HexFormat.of().formatHex(mac.doFinal(corpo));
-    } catch (GeneralSecurityException e) {
-      throw new IllegalStateException(e);
-    }
+    return AssinaturaDeWebhook.doSegredo(SEGREDO).daLoja(corpo);
   }
 
   /**

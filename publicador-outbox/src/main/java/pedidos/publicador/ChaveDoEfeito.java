@@ -1,17 +1,20 @@
 package pedidos.publicador;
 
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEfeito;
+
 /** The primary key of an outbox row, which is also the idempotency key the picking system sees. */
 record ChaveDoEfeito(String pedidoId, String efeito) {
 
   String idempotencia() {
-    return pedidoId + ":" + efeito;
+    return RegistroDeEfeito.idempotencia(pedidoId, efeito);
   }
 
   /** The key as a JSON object, the shape Debezium gives the row's key. */
   String json() {
-    var chave = FormatoDasMensagens.JSON.createObjectNode();
+    var chave = FormatoDosRegistros.json().createObjectNode();
     chave.put("pedido_id", pedidoId);
     chave.put("efeito", efeito);
-    return FormatoDasMensagens.JSON.writeValueAsString(chave);
+    return FormatoDosRegistros.json().writeValueAsString(chave);
   }
 }

@@ -17,8 +17,9 @@ import org.apache.kafka.common.header.internals.RecordHeaders;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.kafka.support.SendResult;
 import org.springframework.stereotype.Component;
-import pedidos.dominio.AssinaturaDeRegistro;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.AssinaturaDeRegistro;
+import pedidos.contrato.EnvelopeDeEntrada;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * Sends a batch and returns only when Kafka acknowledged every record of it or refused it for good,
@@ -95,9 +96,9 @@ class EnviadorDeMensagens {
    */
   private ProducerRecord<String, String> assinado(ProducerRecord<String, String> registro) {
     var cabecalhos = new RecordHeaders(registro.headers().toArray());
-    cabecalhos.remove(AssinaturaDeRegistro.CABECALHO);
+    cabecalhos.remove(TopicosDoKafka.CABECALHO_DE_ASSINATURA);
     cabecalhos.add(
-        AssinaturaDeRegistro.CABECALHO,
+        TopicosDoKafka.CABECALHO_DE_ASSINATURA,
         assinatura
             .assinar(registro.topic(), bytes(registro.key()), bytes(registro.value()))
             .getBytes(StandardCharsets.UTF_8));

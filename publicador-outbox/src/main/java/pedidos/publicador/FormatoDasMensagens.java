@@ -7,70 +7,38 @@ import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.format.DateTimeParseException;
 import java.util.Optional;
+import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
 import org.springframework.stereotype.Component;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEfeito;
+import pedidos.contrato.RegistroDeEvento;
+import pedidos.contrato.RegistroIlegivelException;
+import pedidos.contrato.TopicosDoKafka;
 import tools.jackson.core.JacksonException;
-import tools.jackson.core.StreamReadConstraints;
-import tools.jackson.core.StreamWriteConstraints;
-import tools.jackson.core.StreamWriteFeature;
-import tools.jackson.core.json.JsonFactory;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
- * The edge between captured rows and Kafka messages: the one place that knows both the row shapes
- * Debezium hands over and the message shapes consumers read.
+ * The edge between captured rows and Kafka messages: the one place that knows the row shapes
+ * Debezium hands over. The message shapes consumers read are the contract's ({@link
+ * FormatoDosRegistros}), written here and read there with the same codec.
  *
  * <p>Messages are self-contained (a consumer or a replay needs nothing else) and the same whether a
- * row comes from the stream or from the fallback re-send. Instants are written as {@link
- * Instant#toString()} in both paths.
+ * row comes from the stream or from the fallback re-send.
  */
 @Component
 class FormatoDasMensagens {
 
-  static final String CABECALHO_DE_IDEMPOTENCIA = "idempotency-key";
-
   /**
-   * The parser and writer of captured rows and of the payloads inside them, sized from the input
-   * envelope rather than left at Jackson's defaults, which are smaller than what the receptor
-   * accepts (numbers of 1,000 characters where PostgreSQL writes {@code 1e400} out as 401 digits)
-   * or larger than anything legitimate (strings of 100 million characters). Whatever the receptor
-   * accepts passes here; a row written around the receptor and outside the envelope fails here,
-   * deterministically, and is dead-lettered.
-   *
-   * <p>Numbers are kept exactly as stored: no double rounding (7.000000000000001 stays what it is),
-   * no trailing zeros stripped, and written out plainly, as PostgreSQL writes them ({@code 1E-400}
-   * would be the same number in another text).
+   * The parser of captured rows, which carry the payload as one string: the contract's, sized from
+   * the input envelope and keeping numbers exactly. Whatever the receptor accepts passes here; a
+   * row written around the receptor and outside the envelope fails here, deterministically, and is
+   * dead-lettered.
    */
-  static final JsonMapper JSON =
-      JsonMapper.builder(
-              JsonFactory.builder()
-                  .streamReadConstraints(
-                      StreamReadConstraints.builder()
-                          // The payload's levels plus the record's own object around it.
-                          .maxNestingDepth(EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES)
-                          .maxNumberLength(EnvelopeDeEntrada.CARACTERES_DE_NUMERO_NO_JSONB)
-                          // Characters; a captured row carries the whole payload as one string.
-                          .maxStringLength(EnvelopeDeEntrada.BYTES_NO_JSONB)
-                          // Characters when reading text, UTF-8 bytes when reading bytes: room for
-                          // the longest key in either.
-                          .maxNameLength(4 * EnvelopeDeEntrada.CARACTERES_DE_NOME)
-                          .build())
-                  .streamWriteConstraints(
-                      StreamWriteConstraints.builder()
-                          .maxNestingDepth(EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES)
-                          .build())
-                  .build())
-          .enable(JsonNodeFeature.USE_BIG_DECIMAL_FOR_FLOATS)
-          .disable(JsonNodeFeature.STRIP_TRAILING_BIGDECIMAL_ZEROES)
-          .enable(StreamWriteFeature.WRITE_BIGDECIMAL_AS_PLAIN)
-          .build();
-
-  private final JsonMapper json = JSON;
+  private final JsonMapper json = FormatoDosRegistros.json();
 
   private final PublicadorProperties.Topicos topicos;
   private final String destinoDoInbox;
@@ -148,9 +116,9 @@ class FormatoDasMensagens {
 
   /** The key of an inbox row, as {@link #origem} records it. */
   static String chaveDoEvento(String eventoId) {
-    ObjectNode chave = JSON.createObjectNode();
+    ObjectNode chave = FormatoDosRegistros.json().createObjectNode();
     chave.put("evento_id", eventoId);
-    return JSON.writeValueAsString(chave);
+    return FormatoDosRegistros.json().writeValueAsString(chave);
   }
 
   /**
@@ -168,19 +136,20 @@ class FormatoDasMensagens {
       Instant criadoEm,
       Long lsn,
       Instant commit) {
-    ObjectNode valor = json.createObjectNode();
-    valor.put("pedido_id", chave.pedidoId());
-    valor.put("efeito", chave.efeito());
-    valor.put("status", status);
-    valor.put("total_centavos", totalCentavos);
-    valor.put("criado_em", criadoEm.toString());
+    String valor =
+        escrever(
+            () ->
+                FormatoDosRegistros.escrever(
+                    new RegistroDeEfeito(
+                        chave.pedidoId(), chave.efeito(), status, totalCentavos, criadoEm)));
     ProducerRecord<String, String> registro =
-        new ProducerRecord<>(topicos.efeitos(), chave.pedidoId(), escrever(valor));
+        new ProducerRecord<>(topicos.efeitos(), chave.pedidoId(), valor);
     registro
         .headers()
         .add(
             new RecordHeader(
-                CABECALHO_DE_IDEMPOTENCIA, chave.idempotencia().getBytes(StandardCharsets.UTF_8)));
+                TopicosDoKafka.CABECALHO_DE_IDEMPOTENCIA,
+                chave.idempotencia().getBytes(StandardCharsets.UTF_8)));
     return new Mensagem(
         new OrigemDaLinha(Tabela.OUTBOX, chave.json(), lsn), registro, chave, commit);
   }
@@ -198,25 +167,24 @@ class FormatoDasMensagens {
       Instant recebidoEm,
       Long lsn,
       Instant commit) {
-    ObjectNode valor = json.createObjectNode();
-    valor.put("evento_id", eventoId);
-    valor.put("recurso_id", recursoId);
-    valor.put("tipo", tipo);
     // jsonb arrives as JSON text inside a string; consumers get the object itself.
-    valor.set("payload", ler(payload, "payload"));
-    valor.put("recebido_em", recebidoEm.toString());
+    String valor =
+        escrever(
+            () ->
+                FormatoDosRegistros.escrever(
+                    new RegistroDeEvento(eventoId, recursoId, tipo, payload, recebidoEm)));
     return new Mensagem(
         new OrigemDaLinha(Tabela.WEBHOOK_EVENTOS, chaveDoEvento(eventoId), lsn),
-        new ProducerRecord<>(topicos.eventos(), recursoId, escrever(valor)),
+        new ProducerRecord<>(topicos.eventos(), recursoId, valor),
         null,
         commit);
   }
 
-  private String escrever(JsonNode valor) {
+  private static String escrever(Supplier<String> registro) {
     try {
-      return json.writeValueAsString(valor);
-    } catch (JacksonException e) {
-      throw new MudancaIlegivelException("cannot write the record", e);
+      return registro.get();
+    } catch (RegistroIlegivelException e) {
+      throw new MudancaIlegivelException("cannot write the record: " + e.getMessage(), e);
     }
   }
 

@@ -5,7 +5,7 @@ import org.apache.kafka.clients.producer.ProducerConfig;
 import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryCustomizer;
 import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.stereotype.Component;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 
 /**
  * The producer settings the relay's guarantees rest on, applied over whatever the environment says:

@@ -12,6 +12,7 @@ import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * Everything the relay can be told, under {@code publicador.*}; every field has a default fit for
@@ -139,18 +140,25 @@ record PublicadorProperties(
    * @param espera the longest wait for Kafka while checking or creating them
    */
   record Topicos(
-      @DefaultValue("loja.eventos") @NotBlank String eventos,
-      @DefaultValue("separacao.efeitos") @NotBlank String efeitos,
-      @DefaultValue("loja.eventos.DLT") @NotBlank String eventosDlt,
-      @DefaultValue("12") @Min(1) int particoes,
+      @DefaultValue(TopicosDoKafka.EVENTOS) @NotBlank String eventos,
+      @DefaultValue(TopicosDoKafka.EFEITOS) @NotBlank String efeitos,
+      @DefaultValue(TopicosDoKafka.DESCARTE) @NotBlank String eventosDlt,
+      @DefaultValue("" + TopicosDoKafka.PARTICOES) @Min(1) int particoes,
       @DefaultValue("1") @Min(1) short replicas,
       @DefaultValue("1") @Min(1) short replicasEmSincronia,
-      @DefaultValue("14d") @NotNull @DurationMin(hours = 1) Duration retencaoDosEventos,
-      @DefaultValue("14d") @NotNull @DurationMin(hours = 1) Duration retencaoDoDescarte,
-      @DefaultValue("30d") @NotNull @DurationMin(hours = 1) Duration retencaoDosEfeitos,
+      @NotNull @DurationMin(hours = 1) Duration retencaoDosEventos,
+      @NotNull @DurationMin(hours = 1) Duration retencaoDoDescarte,
+      @NotNull @DurationMin(hours = 1) Duration retencaoDosEfeitos,
       @DefaultValue("10s") @NotNull @DurationMin(millis = 1) Duration espera) {
 
     Topicos {
+      // The contract's defaults: the aplicador checks loja.eventos against the same replay window.
+      retencaoDosEventos =
+          retencaoDosEventos == null ? TopicosDoKafka.JANELA_DE_REPLAY : retencaoDosEventos;
+      retencaoDoDescarte =
+          retencaoDoDescarte == null ? TopicosDoKafka.RETENCAO_DO_DESCARTE : retencaoDoDescarte;
+      retencaoDosEfeitos =
+          retencaoDosEfeitos == null ? TopicosDoKafka.RETENCAO_DOS_EFEITOS : retencaoDosEfeitos;
       if (replicasEmSincronia > replicas) {
         throw new IllegalArgumentException(
             "publicador.topicos.replicas-em-sincronia ("

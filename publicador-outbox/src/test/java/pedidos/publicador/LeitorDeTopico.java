@@ -14,7 +14,8 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.TopicPartition;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
-import pedidos.dominio.AssinaturaDeRegistro;
+import pedidos.contrato.AssinaturaDeRegistro;
+import pedidos.contrato.TopicosDoKafka;
 import pedidos.infra.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.JsonNodeFeature;
@@ -130,7 +131,7 @@ final class LeitorDeTopico implements AutoCloseable {
 
   /** Whether the record carries the relay's valid signature under the tests' key. */
   static boolean assinado(ConsumerRecord<String, String> registro) {
-    Header cabecalho = registro.headers().lastHeader(AssinaturaDeRegistro.CABECALHO);
+    Header cabecalho = registro.headers().lastHeader(TopicosDoKafka.CABECALHO_DE_ASSINATURA);
     return ASSINATURA.verificar(
             registro.topic(),
             registro.key() == null ? null : registro.key().getBytes(StandardCharsets.UTF_8),

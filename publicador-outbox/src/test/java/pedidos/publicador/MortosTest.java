@@ -19,7 +19,7 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
 
 /**

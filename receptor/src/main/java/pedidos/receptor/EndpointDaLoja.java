@@ -9,6 +9,7 @@ import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
+import pedidos.contrato.AssinaturaDeWebhook;
 
 /**
  * {@code POST /webhooks/loja}: the HTTP edge. Other methods get 405 and other content types 415
@@ -18,10 +19,6 @@ import org.springframework.web.bind.annotation.RestController;
 final class EndpointDaLoja {
 
   static final String CAMINHO = "/webhooks/loja";
-  static final String CABECALHO_DA_ASSINATURA = "x-loja-signature";
-  static final String CABECALHO_WEBHOOK_ID = "webhook-id";
-  static final String CABECALHO_WEBHOOK_INSTANTE = "webhook-timestamp";
-  static final String CABECALHO_WEBHOOK_ASSINATURA = "webhook-signature";
 
   private static final Map<Desfecho, byte[]> RESPOSTAS = new EnumMap<>(Desfecho.class);
 
@@ -45,10 +42,12 @@ final class EndpointDaLoja {
       path = CAMINHO,
       consumes = {MediaType.APPLICATION_JSON_VALUE, "application/*+json"})
   ResponseEntity<byte[]> receber(
-      @RequestHeader(name = CABECALHO_DA_ASSINATURA, required = false) String assinatura,
-      @RequestHeader(name = CABECALHO_WEBHOOK_ID, required = false) String webhookId,
-      @RequestHeader(name = CABECALHO_WEBHOOK_INSTANTE, required = false) String webhookInstante,
-      @RequestHeader(name = CABECALHO_WEBHOOK_ASSINATURA, required = false)
+      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_DA_LOJA, required = false)
+          String assinatura,
+      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_ID, required = false) String webhookId,
+      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_INSTANTE, required = false)
+          String webhookInstante,
+      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_ASSINATURA, required = false)
           String webhookAssinatura,
       HttpServletRequest requisicao) {
     // Refused before reading the body when nothing could verify it.

@@ -7,64 +7,36 @@ import java.sql.SQLTransientConnectionException;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
 import pedidos.dominio.MascaraDeEmail;
+import pedidos.esquema.FalhaDoPostgres;
 
 /**
  * What a failed statement means for the rows in it, decided by exception type and SQLState, never
- * by message text.
+ * by message text. The SQLState's meaning is the one every service reads ({@link FalhaDoPostgres});
+ * the exception types without one are JDBC's and Hikari's, read here.
  */
-enum FalhaDoBanco {
-  /** The database cannot take writes now: answer 503 and let the provider redeliver. */
-  INDISPONIVEL,
-  /** The database refused the data of a row (class 22 data exception, class 54 limits). */
-  DADO_RECUSADO,
-  /** Deadlock or serialization failure: the same rows may well succeed on their own. */
-  CONCORRENCIA,
-  /** Anything else: a bug or a schema mismatch; retried row by row, then 503. */
-  OUTRA;
+final class FalhaDoBanco {
 
-  static FalhaDoBanco de(Throwable erro) {
+  private FalhaDoBanco() {}
+
+  /**
+   * {@link FalhaDoPostgres#INDISPONIVEL}: answer 503 and let the provider redeliver; {@link
+   * FalhaDoPostgres#DADO_RECUSADO}: the row's data is refused (quarantine, 400); the others are
+   * retried row by row, then 503.
+   */
+  static FalhaDoPostgres de(Throwable erro) {
     for (Throwable causa = erro; causa != null; causa = causa.getCause()) {
       // Hikari's "connection is not available" and a refused connect are these types, often
       // without a SQLState.
       if (causa instanceof SQLTransientConnectionException
           || causa instanceof SQLNonTransientConnectionException
           || causa instanceof SQLTimeoutException) {
-        return INDISPONIVEL;
+        return FalhaDoPostgres.INDISPONIVEL;
       }
       if (causa instanceof SQLException sql && sql.getSQLState() != null) {
-        return deSqlState(sql.getSQLState());
+        return FalhaDoPostgres.doSqlState(sql.getSQLState());
       }
     }
-    return OUTRA;
-  }
-
-  static FalhaDoBanco deSqlState(String estado) {
-    if (estado.length() != 5) {
-      return OUTRA;
-    }
-    switch (estado) {
-      case "40001", "40P01":
-        return CONCORRENCIA;
-      case "57014", // query_canceled: our statement timeout
-      "57P01", // admin_shutdown
-      "57P02", // crash_shutdown
-      "57P03", // cannot_connect_now: starting up or in recovery
-      "55P03", // lock_not_available
-      "25006": // read_only_sql_transaction: a standby after a failover
-        return INDISPONIVEL;
-      default:
-        break;
-    }
-    switch (estado.substring(0, 2)) {
-      case "08", // connection exception
-      "53", // insufficient resources: disk full, out of memory, too many connections
-      "58": // system error: I/O
-        return INDISPONIVEL;
-      case "22", "54":
-        return DADO_RECUSADO;
-      default:
-        return OUTRA;
-    }
+    return FalhaDoPostgres.OUTRA;
   }
 
   /** SQLState and PostgreSQL's own message, for the quarantine reason and the logs. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import org.springframework.stereotype.Component;
+import pedidos.esquema.FalhaDoPostgres;
 import pedidos.receptor.CaixaDeEntrada.Comparacao;
 import pedidos.receptor.Recusa.BancoIndisponivel;
 import pedidos.receptor.Recusa.CorpoInvalido;
@@ -41,7 +42,7 @@ final class GravacaoDeLote {
       tentar(lote);
     } catch (RuntimeException e) {
       // A bug here must not leave requests waiting until their timeout.
-      observador.falhaDoBanco(lote.size(), FalhaDoBanco.OUTRA, e);
+      observador.falhaDoBanco(lote.size(), FalhaDoPostgres.OUTRA, e);
       BancoIndisponivel recusa = new BancoIndisponivel("The event could not be stored.", e);
       lote.stream().filter(p -> !p.concluido()).forEach(p -> p.falhar(recusa));
     }
@@ -81,8 +82,8 @@ final class GravacaoDeLote {
   }
 
   private boolean falhou(List<Pendente> lote, RuntimeException erro) {
-    FalhaDoBanco falha = FalhaDoBanco.de(erro);
-    if (falha != FalhaDoBanco.INDISPONIVEL && lote.size() > 1) {
+    FalhaDoPostgres falha = FalhaDoBanco.de(erro);
+    if (falha != FalhaDoPostgres.INDISPONIVEL && lote.size() > 1) {
       observador.loteRefeitoEventoAEvento(lote.size(), falha, erro);
       for (int i = 0; i < lote.size(); i++) {
         if (!tentar(List.of(lote.get(i)))) {
@@ -94,7 +95,7 @@ final class GravacaoDeLote {
       return true;
     }
     observador.falhaDoBanco(lote.size(), falha, erro);
-    if (falha == FalhaDoBanco.DADO_RECUSADO) {
+    if (falha == FalhaDoPostgres.DADO_RECUSADO) {
       // Only ever a batch of one here.
       for (Pendente pendente : lote) {
         pendente.falhar(recusadoPeloBanco(pendente, FalhaDoBanco.descrever(erro)));
@@ -102,7 +103,7 @@ final class GravacaoDeLote {
       return true;
     }
     falharTodos(lote, erro);
-    return falha != FalhaDoBanco.INDISPONIVEL;
+    return falha != FalhaDoPostgres.INDISPONIVEL;
   }
 
   private static void falharTodos(List<Pendente> pendentes, RuntimeException erro) {
@@ -116,8 +117,8 @@ final class GravacaoDeLote {
     try {
       comparacoes = caixa.comparar(eventos);
     } catch (RuntimeException e) {
-      FalhaDoBanco falha = FalhaDoBanco.de(e);
-      if (falha == FalhaDoBanco.DADO_RECUSADO) {
+      FalhaDoPostgres falha = FalhaDoBanco.de(e);
+      if (falha == FalhaDoPostgres.DADO_RECUSADO) {
         // A body PostgreSQL refuses as jsonb (only a later copy of an id already in this batch
         // can get here unchecked by the insert): find it alone, the others get their answer.
         if (pendentes.size() > 1) {

@@ -16,6 +16,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 import pedidos.dominio.MascaraDeEmail;
+import pedidos.esquema.FalhaDoPostgres;
 import pedidos.receptor.Recusa.CorpoInvalido;
 
 /**
@@ -127,7 +128,7 @@ final class ObservadorDoReceptor {
     linhasPorLote.record(linhas);
   }
 
-  void loteRefeitoEventoAEvento(int eventos, FalhaDoBanco falha, Throwable erro) {
+  void loteRefeitoEventoAEvento(int eventos, FalhaDoPostgres falha, Throwable erro) {
     lotesRefeitos.increment();
     log.warn(
         "A batch of {} events failed ({}: {}); retrying each event on its own",
@@ -140,7 +141,7 @@ final class ObservadorDoReceptor {
    * A statement that failed for good. An unexpected failure is an ERROR with its exception; an
    * unavailable database is a WARN at most once a second, however many requests it fails.
    */
-  void falhaDoBanco(int eventos, FalhaDoBanco falha, Throwable erro) {
+  void falhaDoBanco(int eventos, FalhaDoPostgres falha, Throwable erro) {
     switch (falha) {
       case OUTRA -> log.error("Storing {} event(s) failed unexpectedly", eventos, erro);
       // The body goes to quarantine, which logs it with its reason.

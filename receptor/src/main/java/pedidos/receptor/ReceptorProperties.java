@@ -12,7 +12,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.AssinaturaDeWebhook;
+import pedidos.contrato.EnvelopeDeEntrada;
 
 /**
  * Everything the receptor can be told, under {@code receptor.*}.
@@ -102,7 +103,7 @@ record ReceptorProperties(
   ReceptorProperties {
     segredos = segredos == null ? List.of() : List.copyOf(segredos);
     for (int i = 0; i < segredos.size(); i++) {
-      int bytes = ChaveDeAssinatura.de(segredos.get(i)).length;
+      int bytes = chave(segredos.get(i)).length;
       if (!segredos.get(i).isBlank() && bytes < BYTES_MINIMOS_DO_SEGREDO) {
         throw new IllegalArgumentException(
             "LOJA_WEBHOOK_SECRET: secret number "
@@ -128,6 +129,14 @@ record ReceptorProperties(
     if (gravacao != null) {
       exigirUmCorpo(
           "receptor.gravacao.bytes-na-fila", gravacao.bytesNaFila(), tamanhoMaximoDoCorpo);
+    }
+  }
+
+  private static byte[] chave(String segredo) {
+    try {
+      return AssinaturaDeWebhook.chave(segredo);
+    } catch (IllegalArgumentException e) {
+      throw new IllegalArgumentException("LOJA_WEBHOOK_SECRET: " + e.getMessage(), e);
     }
   }
 

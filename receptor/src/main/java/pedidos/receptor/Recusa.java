@@ -3,6 +3,7 @@ package pedidos.receptor;
 import java.time.Duration;
 import org.springframework.http.HttpHeaders;
 import org.springframework.http.HttpStatus;
+import pedidos.contrato.AssinaturaDeWebhook;
 
 /**
  * Why a delivery was not answered 200. Each kind carries its HTTP status, a short stable code for
@@ -38,8 +39,11 @@ abstract sealed class Recusa extends RuntimeException {
     AssinaturaInvalida() {
       super(
           "assinatura_invalida",
-          "The signature (x-loja-signature, or webhook-signature where enabled) is missing or does"
-              + " not match the body.",
+          "The signature ("
+              + AssinaturaDeWebhook.CABECALHO_DA_LOJA
+              + ", or "
+              + AssinaturaDeWebhook.CABECALHO_ASSINATURA
+              + " where enabled) is missing or does not match the body.",
           null);
     }
 
@@ -60,7 +64,9 @@ abstract sealed class Recusa extends RuntimeException {
 
     @Override
     void cabecalhos(HttpHeaders cabecalhos) {
-      cabecalhos.set(HttpHeaders.WWW_AUTHENTICATE, "HMAC-SHA256 header=\"x-loja-signature\"");
+      cabecalhos.set(
+          HttpHeaders.WWW_AUTHENTICATE,
+          "HMAC-SHA256 header=\"" + AssinaturaDeWebhook.CABECALHO_DA_LOJA + "\"");
     }
   }
 
@@ -72,7 +78,9 @@ abstract sealed class Recusa extends RuntimeException {
     AssinaturaExpirada(Duration tolerancia) {
       super(
           "assinatura_expirada",
-          "The webhook-timestamp is not within "
+          "The "
+              + AssinaturaDeWebhook.CABECALHO_INSTANTE
+              + " is not within "
               + tolerancia.toSeconds()
               + " seconds of this server's clock.",
           null);

@@ -2,7 +2,7 @@ package pedidos.receptor;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
-import static pedidos.dominio.EnvelopeDeEntrada.CARACTERES_DE_NOME;
+import static pedidos.contrato.EnvelopeDeEntrada.CARACTERES_DE_NOME;
 
 import com.fasterxml.jackson.core.JsonParser;
 import com.fasterxml.jackson.core.StreamReadConstraints;
@@ -28,7 +28,7 @@ import net.jqwik.api.statistics.Statistics;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.context.ConfigurableApplicationContext;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 

@@ -7,7 +7,7 @@ import java.nio.charset.StandardCharsets;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.ValueSource;
-import pedidos.dominio.EnvelopeDeEntrada;
+import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.receptor.LeitorDeEvento.ForaDoEnvelope;
 import pedidos.receptor.Recusa.CorpoInvalido;
 import tools.jackson.core.JsonParser;

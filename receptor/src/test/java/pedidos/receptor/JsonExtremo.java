@@ -1,11 +1,11 @@
 package pedidos.receptor;
 
-import static pedidos.dominio.EnvelopeDeEntrada.BYTES_DO_CORPO;
-import static pedidos.dominio.EnvelopeDeEntrada.BYTES_NO_JSONB;
-import static pedidos.dominio.EnvelopeDeEntrada.CARACTERES_DE_NOME;
-import static pedidos.dominio.EnvelopeDeEntrada.CARACTERES_DE_NUMERO;
-import static pedidos.dominio.EnvelopeDeEntrada.EXPOENTE;
-import static pedidos.dominio.EnvelopeDeEntrada.PROFUNDIDADE;
+import static pedidos.contrato.EnvelopeDeEntrada.BYTES_DO_CORPO;
+import static pedidos.contrato.EnvelopeDeEntrada.BYTES_NO_JSONB;
+import static pedidos.contrato.EnvelopeDeEntrada.CARACTERES_DE_NOME;
+import static pedidos.contrato.EnvelopeDeEntrada.CARACTERES_DE_NUMERO;
+import static pedidos.contrato.EnvelopeDeEntrada.EXPOENTE;
+import static pedidos.contrato.EnvelopeDeEntrada.PROFUNDIDADE;
 
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;

@@ -1,11 +1,11 @@
 package pedidos.receptor;
 
-import static pedidos.dominio.EnvelopeDeEntrada.BYTES_DA_MENSAGEM;
-import static pedidos.dominio.EnvelopeDeEntrada.BYTES_DE_NOME_DOS_LEITORES;
-import static pedidos.dominio.EnvelopeDeEntrada.BYTES_NO_JSONB;
-import static pedidos.dominio.EnvelopeDeEntrada.CARACTERES_DE_NUMERO_NO_JSONB;
-import static pedidos.dominio.EnvelopeDeEntrada.CARACTERES_DE_TEXTO;
-import static pedidos.dominio.EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES;
+import static pedidos.contrato.EnvelopeDeEntrada.BYTES_DA_MENSAGEM;
+import static pedidos.contrato.EnvelopeDeEntrada.BYTES_DE_NOME_DOS_LEITORES;
+import static pedidos.contrato.EnvelopeDeEntrada.BYTES_NO_JSONB;
+import static pedidos.contrato.EnvelopeDeEntrada.CARACTERES_DE_NUMERO_NO_JSONB;
+import static pedidos.contrato.EnvelopeDeEntrada.CARACTERES_DE_TEXTO;
+import static pedidos.contrato.EnvelopeDeEntrada.PROFUNDIDADE_DOS_LEITORES;
 
 import com.fasterxml.jackson.core.JsonFactory;
 import com.fasterxml.jackson.core.JsonGenerator;

@@ -22,7 +22,7 @@ import net.jqwik.api.Provide;
 import net.jqwik.api.Tag;
 import net.jqwik.api.lifecycle.AfterContainer;
 import net.jqwik.api.lifecycle.BeforeContainer;
-import pedidos.dominio.EnvelopeDeEntrada.Medidor;
+import pedidos.contrato.EnvelopeDeEntrada.Medidor;
 import pedidos.receptor.Recusa.CorpoInvalido;
 
 /**

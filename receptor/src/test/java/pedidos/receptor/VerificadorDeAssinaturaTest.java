@@ -14,6 +14,7 @@ import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
+import pedidos.contrato.AssinaturaDeWebhook;
 
 class VerificadorDeAssinaturaTest {
 
@@ -81,7 +82,7 @@ class VerificadorDeAssinaturaTest {
         new VerificadorDeAssinatura(propriedades(AMBOS, segredoStandardDe32Bytes()), entao);
     // The specification's example key has 24 bytes: fine for its vector, refused in production.
     VerificadorDeAssinatura comAChaveDaEspecificacao =
-        new VerificadorDeAssinatura(List.of(ChaveDeAssinatura.de(WHSEC)), AMBOS, entao);
+        new VerificadorDeAssinatura(List.of(AssinaturaDeWebhook.chave(WHSEC)), AMBOS, entao);
 
     assertThat(comAChaveDaEspecificacao.valida(corpo, credencial)).isTrue();
     assertThat(verificador.valida(corpo, credencial)).isFalse();
@@ -162,7 +163,7 @@ class VerificadorDeAssinaturaTest {
   static String standard(String segredo, String id, String instante, byte[] corpo) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
-      mac.init(new SecretKeySpec(ChaveDeAssinatura.de(segredo), "HmacSHA256"));
+      mac.init(new SecretKeySpec(AssinaturaDeWebhook.chave(segredo), "HmacSHA256"));
       mac.update((id + "." + instante + ".").getBytes(StandardCharsets.UTF_8));
       return "v1," + Base64.getEncoder().encodeToString(mac.doFinal(corpo));
     } catch (java.security.GeneralSecurityException e) {

@@ -20,6 +20,7 @@ import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pedidos.contrato.AssinaturaDeWebhook;
 
 /**
  * Delivers signed webhooks the way a provider does: each copy at its planned instant, from several
@@ -34,7 +35,7 @@ final class Entregador {
   private static final Logger log = LoggerFactory.getLogger(Entregador.class);
 
   private final URI destino;
-  private final Assinatura assinatura;
+  private final AssinaturaDeWebhook assinatura;
   private final FormatoDaLoja formato = new FormatoDaLoja();
   private final int concorrencia;
   private final Duration timeout;
@@ -52,7 +53,7 @@ final class Entregador {
    */
   Entregador(
       URI receptor,
-      Assinatura assinatura,
+      AssinaturaDeWebhook assinatura,
       int concorrencia,
       Duration timeout,
       Duration reenvioInicial,
@@ -125,7 +126,7 @@ final class Entregador {
 
   private Corpo corpo(EventoDaLoja evento) {
     byte[] bytes = formato.corpoDoWebhook(evento);
-    return new Corpo(bytes, assinatura.de(bytes));
+    return new Corpo(bytes, assinatura.daLoja(bytes));
   }
 
   private record Corpo(byte[] bytes, String assinatura) {}
@@ -182,7 +183,7 @@ final class Entregador {
           HttpRequest.newBuilder(destino)
               .timeout(timeout)
               .header("Content-Type", "application/json")
-              .header(Assinatura.CABECALHO, tentativa.corpo().assinatura())
+              .header(AssinaturaDeWebhook.CABECALHO_DA_LOJA, tentativa.corpo().assinatura())
               .POST(HttpRequest.BodyPublishers.ofByteArray(tentativa.corpo().bytes()))
               .build();
       int status;

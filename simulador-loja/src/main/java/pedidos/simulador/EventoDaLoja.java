@@ -27,7 +27,7 @@ record EventoDaLoja(
     boolean atrasado) {
 
   String tipo() {
-    return CodigosDaLoja.tipoDoEvento(status);
+    return status.tipoDoEvento();
   }
 
   String ocorridoEmTexto() {

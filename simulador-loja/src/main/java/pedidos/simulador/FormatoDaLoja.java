@@ -4,13 +4,14 @@ import java.time.Instant;
 import java.time.ZoneOffset;
 import java.time.format.DateTimeFormatter;
 import java.util.List;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ArrayNode;
 import tools.jackson.databind.node.ObjectNode;
 
-/** The store's wire formats: webhook bodies, orders API pages, and the picking messages read. */
+/**
+ * The store's wire formats: webhook bodies and orders API pages. The picking messages are the
+ * contract's ({@link pedidos.contrato.FormatoDosRegistros}).
+ */
 final class FormatoDaLoja {
 
   // Always three fraction digits: the text is part of an API fact's event id, so one instant must
@@ -35,7 +36,7 @@ final class FormatoDaLoja {
     }
     ObjectNode dados = corpo.putObject("data");
     dados.put("id", evento.pedidoId());
-    dados.put("status", CodigosDaLoja.statusDaApi(evento.status()));
+    dados.put("status", evento.status().statusDaApi());
     if (evento.totalCentavos() != null) {
       dados.put("total_cents", evento.totalCentavos());
     }
@@ -72,32 +73,5 @@ final class FormatoDaLoja {
     ObjectNode corpo = json.createObjectNode();
     corpo.put("error", mensagem);
     return json.writeValueAsBytes(corpo);
-  }
-
-  /**
-   * A message of {@code separacao.efeitos}; {@code null} when it is not a JSON object with {@code
-   * pedido_id} and {@code efeito}.
-   */
-  EfeitoRecebido efeito(String valor) {
-    JsonNode mensagem;
-    try {
-      mensagem = json.readTree(valor == null ? "" : valor);
-    } catch (JacksonException e) {
-      return null;
-    }
-    JsonNode pedido = mensagem.path("pedido_id");
-    JsonNode efeito = mensagem.path("efeito");
-    if (!pedido.isString() || !efeito.isString()) {
-      return null;
-    }
-    JsonNode status = mensagem.path("status");
-    JsonNode total = mensagem.path("total_centavos");
-    JsonNode email = mensagem.path("cliente_email");
-    return new EfeitoRecebido(
-        pedido.stringValue(),
-        efeito.stringValue(),
-        status.isString() ? status.stringValue() : null,
-        total.isIntegralNumber() ? total.longValue() : null,
-        email.isString() ? email.stringValue() : null);
   }
 }

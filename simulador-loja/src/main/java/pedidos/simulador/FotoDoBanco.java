@@ -2,6 +2,7 @@ package pedidos.simulador;
 
 import java.util.List;
 import java.util.Map;
+import pedidos.contrato.RegistroDeEfeito;
 import pedidos.dominio.EstadoDoPedido;
 
 /**
@@ -21,7 +22,7 @@ record FotoDoBanco(
   /** An {@code outbox} row. */
   record LinhaDoOutbox(String pedidoId, String efeito, boolean enviado) {
     String chave() {
-      return pedidoId + ":" + efeito;
+      return RegistroDeEfeito.idempotencia(pedidoId, efeito);
     }
   }
 

@@ -11,6 +11,8 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
+import pedidos.contrato.AssinaturaDeWebhook;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * The store, run against the real system: for end-to-end tests, the local demo and benchmarks.
@@ -119,7 +121,7 @@ public final class Simulacao implements AutoCloseable {
     var entregador =
         new Entregador(
             configuracao.receptor(),
-            new Assinatura(configuracao.segredo()),
+            AssinaturaDeWebhook.doSegredo(configuracao.segredo()),
             configuracao.concorrencia(),
             configuracao.timeout(),
             configuracao.reenvioInicial(),
@@ -249,7 +251,7 @@ public final class Simulacao implements AutoCloseable {
     private String senha;
     private String kafka;
     private Map<String, Object> clienteDoKafka = Map.of();
-    private String topicoDeEfeitos = "separacao.efeitos";
+    private String topicoDeEfeitos = TopicosDoKafka.EFEITOS;
     private int pedidos = 200;
     private double taxa = 300;
     private double perda = 0.05;
@@ -435,7 +437,8 @@ public final class Simulacao implements AutoCloseable {
       Objects.requireNonNull(receptor, "receptor");
       Objects.requireNonNull(relogio, "relogio");
       Objects.requireNonNull(progresso, "progresso");
-      new Assinatura(segredo); // validates the secret
+      exigir(segredo != null, "the webhook secret is required");
+      AssinaturaDeWebhook.doSegredo(segredo); // validates the secret
       exigir(pedidos >= 1, "pedidos must be at least 1");
       exigir(taxa > 0 && Double.isFinite(taxa), "taxa must be positive");
       exigir(perda >= 0 && perda <= 1, "perda must be within 0..1");

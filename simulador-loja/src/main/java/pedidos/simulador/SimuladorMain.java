@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * The simulator from the command line: serves the orders API, delivers, verifies, prints the
@@ -128,7 +129,7 @@ public final class SimuladorMain {
                 argumentos.obrigatorio("jdbc"),
                 argumentos.texto("usuario", "postgres"),
                 argumentos.texto("senha", "postgres"))
-            .topicoDeEfeitos(argumentos.texto("topico-efeitos", "separacao.efeitos"))
+            .topicoDeEfeitos(argumentos.texto("topico-efeitos", TopicosDoKafka.EFEITOS))
             .pedidos(argumentos.inteiro("pedidos", 200))
             .taxa(argumentos.decimal("taxa", 300))
             .perda(argumentos.decimal("perda", 0.05))

@@ -17,6 +17,10 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEfeito;
+import pedidos.contrato.RegistroIlegivelException;
+import pedidos.contrato.TopicosDoKafka;
 
 /**
  * Plays the picking system: reads {@code separacao.efeitos} with a group of its own from the
@@ -25,14 +29,11 @@ import org.slf4j.LoggerFactory;
  */
 final class SistemaDeSeparacao implements AutoCloseable {
 
-  static final String CABECALHO_DE_IDEMPOTENCIA = "idempotency-key";
-
   private static final Logger log = LoggerFactory.getLogger(SistemaDeSeparacao.class);
 
   private final KafkaConsumer<String, String> consumidor;
   private final Predicate<String> doPedido;
-  private final FormatoDaLoja formato = new FormatoDaLoja();
-  private final Map<String, EfeitoRecebido> porChave = new ConcurrentHashMap<>();
+  private final Map<String, RegistroDeEfeito> porChave = new ConcurrentHashMap<>();
   private final AtomicLong recebidas = new AtomicLong();
   private final AtomicLong duplicadas = new AtomicLong();
   private final AtomicLong semCabecalho = new AtomicLong();
@@ -102,8 +103,10 @@ final class SistemaDeSeparacao implements AutoCloseable {
   }
 
   private void receber(ConsumerRecord<String, String> registro) {
-    EfeitoRecebido efeito = formato.efeito(registro.value());
-    if (efeito == null) {
+    RegistroDeEfeito efeito;
+    try {
+      efeito = FormatoDosRegistros.lerEfeito(registro.value());
+    } catch (RegistroIlegivelException e) {
       if (registro.key() != null && doPedido.test(registro.key())) {
         ilegiveis.incrementAndGet();
       }
@@ -113,11 +116,11 @@ final class SistemaDeSeparacao implements AutoCloseable {
       return;
     }
     recebidas.incrementAndGet();
-    Header cabecalho = registro.headers().lastHeader(CABECALHO_DE_IDEMPOTENCIA);
+    Header cabecalho = registro.headers().lastHeader(TopicosDoKafka.CABECALHO_DE_IDEMPOTENCIA);
     String chave;
     if (cabecalho == null || cabecalho.value() == null) {
       semCabecalho.incrementAndGet();
-      chave = efeito.chave();
+      chave = efeito.idempotencia();
     } else {
       chave = new String(cabecalho.value(), StandardCharsets.UTF_8);
     }
@@ -127,7 +130,7 @@ final class SistemaDeSeparacao implements AutoCloseable {
   }
 
   /** The effects kept, by idempotency key. */
-  Map<String, EfeitoRecebido> efeitos() {
+  Map<String, RegistroDeEfeito> efeitos() {
     return Map.copyOf(porChave);
   }
 

@@ -13,6 +13,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.function.IntConsumer;
+import pedidos.contrato.RegistroDeEfeito;
 import pedidos.dominio.DobraCanonica;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.EstadoDoPedido;
@@ -102,7 +103,7 @@ final class Verificador {
     // Read after the snapshot: a view served in between is not stored in it yet, which only
     // delays convergence by one round (the final views are served again, under the same ids).
     List<VistaDoPedido> servidas = vistas.todas();
-    Map<String, EfeitoRecebido> separados = separacao == null ? null : separacao.efeitos();
+    Map<String, RegistroDeEfeito> separados = separacao == null ? null : separacao.efeitos();
     Set<String> confirmados = entregas.confirmados();
     Set<String> incertos = entregas.incertos();
 
@@ -240,7 +241,7 @@ final class Verificador {
       Collection<Fato> fatos,
       EstadoDoPedido confirmado,
       List<LinhaDoOutbox> outbox,
-      Map<String, EfeitoRecebido> separados,
+      Map<String, RegistroDeEfeito> separados,
       List<String> divergencias) {
     Set<Status> statusDosFatos = EnumSet.noneOf(Status.class);
     fatos.forEach(fato -> statusDosFatos.add(fato.status()));

@@ -37,7 +37,7 @@ record VistaDoPedido(
   }
 
   String statusDaApi() {
-    return CodigosDaLoja.statusDaApi(status);
+    return status.statusDaApi();
   }
 
   String atualizadoEm() {

@@ -100,8 +100,7 @@ class ApiDaLojaTest {
     for (JsonNode lido : lidos) {
       PedidoGerado pedido = pedido(lido.path("id").stringValue());
       EventoDaLoja ultimo = pedido.ultimo();
-      assertThat(lido.path("status").stringValue())
-          .isEqualTo(CodigosDaLoja.statusDaApi(ultimo.status()));
+      assertThat(lido.path("status").stringValue()).isEqualTo(ultimo.status().statusDaApi());
       assertThat(lido.path("updated_at").stringValue()).isEqualTo(ultimo.ocorridoEmTexto());
       assertThat(lido.has("sequence")).isEqualTo(pedido.porSequencia());
       if (pedido.porSequencia()) {
@@ -143,7 +142,7 @@ class ApiDaLojaTest {
         }
       }
       if (atual != null) {
-        esperados.add(pedido.id() + "=" + CodigosDaLoja.statusDaApi(atual.status()));
+        esperados.add(pedido.id() + "=" + atual.status().statusDaApi());
       }
     }
     assertThat(

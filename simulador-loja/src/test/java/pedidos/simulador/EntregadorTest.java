@@ -8,6 +8,7 @@ import java.util.List;
 import java.util.Set;
 import java.util.stream.Collectors;
 import org.junit.jupiter.api.Test;
+import pedidos.contrato.AssinaturaDeWebhook;
 
 class EntregadorTest {
 
@@ -123,7 +124,7 @@ class EntregadorTest {
   private static Entregador entregador(ReceptorDeTeste receptor, Duration timeout) {
     return new Entregador(
         receptor.url(),
-        new Assinatura(SEGREDO),
+        AssinaturaDeWebhook.doSegredo(SEGREDO),
         8,
         timeout,
         Duration.ofMillis(20),

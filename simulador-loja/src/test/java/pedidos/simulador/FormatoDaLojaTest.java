@@ -2,7 +2,6 @@ package pedidos.simulador;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.util.List;
 import org.junit.jupiter.api.Test;
@@ -14,14 +13,6 @@ class FormatoDaLojaTest {
 
   private final FormatoDaLoja formato = new FormatoDaLoja();
   private final JsonMapper json = JsonMapper.builder().build();
-
-  @Test
-  void osNomesDaLojaSaoOsQueODominioLe() {
-    for (Status status : Status.values()) {
-      assertThat(Status.doTipoDeEvento(CodigosDaLoja.tipoDoEvento(status))).contains(status);
-      assertThat(Status.daApi(CodigosDaLoja.statusDaApi(status))).contains(status);
-    }
-  }
 
   @Test
   void corpoDoWebhookComSequenceEDadosCompletos() {
@@ -74,19 +65,6 @@ class FormatoDaLojaTest {
   }
 
   @Test
-  void assinaturaEOHmacSha256EmHexMinusculo() {
-    // A well-known HMAC-SHA256 test vector.
-    var assinatura = new Assinatura("key");
-    byte[] corpo = "The quick brown fox jumps over the lazy dog".getBytes(StandardCharsets.UTF_8);
-
-    assertThat(assinatura.de(corpo))
-        .isEqualTo("f7bc83f430538424b13298e6aa6fb143ef4d59a14946175997479dbc2d1a3cd8");
-    assertThat(assinatura.confere(corpo, assinatura.de(corpo))).isTrue();
-    assertThat(assinatura.confere(corpo, assinatura.de(corpo).toUpperCase())).isFalse();
-    assertThat(assinatura.confere(corpo, null)).isFalse();
-  }
-
-  @Test
   void idDoFatoDaApiSegueOContratoDaReconciliacao() {
     Instant quando = Instant.parse("2026-11-29T12:00:00Z");
     var porSequencia = new VistaDoPedido("ord_1", Status.PAGO, 7L, quando, 1990L, "a@loja");
@@ -119,21 +97,5 @@ class FormatoDaLojaTest {
     assertThat(segundo.path("status").stringValue()).isEqualTo("refunded");
     assertThat(segundo.has("sequence")).isFalse();
     assertThat(segundo.has("total_cents")).isFalse();
-  }
-
-  @Test
-  void mensagemDaSeparacao() {
-    EfeitoRecebido efeito =
-        formato.efeito(
-            """
-            {"pedido_id":"ord_1","efeito":"liberar_separacao","status":"pago",\
-            "total_centavos":1990,"cliente_email":"a@loja","criado_em":"2026-11-29T12:00:00Z"}\
-            """);
-
-    assertThat(efeito)
-        .isEqualTo(new EfeitoRecebido("ord_1", "liberar_separacao", "pago", 1990L, "a@loja"));
-    assertThat(efeito.chave()).isEqualTo("ord_1:liberar_separacao");
-    assertThat(formato.efeito("not json")).isNull();
-    assertThat(formato.efeito("{\"pedido_id\":\"ord_1\"}")).isNull();
   }
 }

@@ -1,6 +1,7 @@
 package pedidos.simulador;
 
 import java.nio.charset.StandardCharsets;
+import java.time.Instant;
 import java.util.List;
 import java.util.Map;
 import java.util.Properties;
@@ -12,6 +13,9 @@ import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
+import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.RegistroDeEfeito;
+import pedidos.contrato.TopicosDoKafka;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.UsuarioDoKafka;
 
@@ -60,15 +64,16 @@ final class KafkaDeTeste {
   static ProducerRecord<String, String> efeito(
       String topico, String pedidoId, String efeito, String status, boolean comCabecalho) {
     String valor =
-        """
-        {"pedido_id":"%s","efeito":"%s","status":"%s","total_centavos":1990,\
-        "cliente_email":"a@loja","criado_em":"2026-11-29T12:00:00Z"}"""
-            .formatted(pedidoId, efeito, status);
+        FormatoDosRegistros.escrever(
+            new RegistroDeEfeito(
+                pedidoId, efeito, status, 1990L, Instant.parse("2026-11-29T12:00:00Z")));
     var registro = new ProducerRecord<>(topico, pedidoId, valor);
     if (comCabecalho) {
       registro
           .headers()
-          .add("idempotency-key", (pedidoId + ":" + efeito).getBytes(StandardCharsets.UTF_8));
+          .add(
+              TopicosDoKafka.CABECALHO_DE_IDEMPOTENCIA,
+              RegistroDeEfeito.idempotencia(pedidoId, efeito).getBytes(StandardCharsets.UTF_8));
     }
     return registro;
   }

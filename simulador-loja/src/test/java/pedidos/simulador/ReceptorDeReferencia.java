@@ -11,6 +11,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.ThreadLocalRandom;
 import java.util.concurrent.atomic.AtomicInteger;
+import pedidos.contrato.AssinaturaDeWebhook;
 import pedidos.dominio.Fato;
 import pedidos.dominio.Interpretacao;
 import tools.jackson.databind.DeserializationFeature;
@@ -27,7 +28,7 @@ final class ReceptorDeReferencia implements AutoCloseable {
   private final HttpServer servidor;
   private final ExecutorService threads = Executors.newFixedThreadPool(8);
   private final SistemaDeReferencia sistema;
-  private final Assinatura assinatura;
+  private final AssinaturaDeWebhook assinatura;
   private final double falhas;
   private final JsonMapper json =
       JsonMapper.builder().enable(DeserializationFeature.USE_BIG_DECIMAL_FOR_FLOATS).build();
@@ -39,7 +40,7 @@ final class ReceptorDeReferencia implements AutoCloseable {
   ReceptorDeReferencia(SistemaDeReferencia sistema, String segredo, double falhas)
       throws IOException {
     this.sistema = sistema;
-    this.assinatura = new Assinatura(segredo);
+    this.assinatura = AssinaturaDeWebhook.doSegredo(segredo);
     this.falhas = falhas;
     this.servidor = HttpServer.create(new InetSocketAddress("127.0.0.1", 0), 100);
     servidor.createContext("/webhooks/loja", this::receber);
@@ -54,7 +55,8 @@ final class ReceptorDeReferencia implements AutoCloseable {
   private void receber(HttpExchange troca) throws IOException {
     try (troca) {
       byte[] corpo = troca.getRequestBody().readAllBytes();
-      if (!assinatura.confere(corpo, troca.getRequestHeaders().getFirst("x-loja-signature"))) {
+      if (!assinatura.confereDaLoja(
+          corpo, troca.getRequestHeaders().getFirst(AssinaturaDeWebhook.CABECALHO_DA_LOJA))) {
         troca.sendResponseHeaders(401, -1);
         return;
       }

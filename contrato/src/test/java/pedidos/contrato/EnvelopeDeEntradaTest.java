@@ -1,11 +1,11 @@
-package pedidos.dominio;
+package pedidos.contrato;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.math.BigDecimal;
 import org.junit.jupiter.api.Test;
-import pedidos.dominio.EnvelopeDeEntrada.Medidor;
-import pedidos.dominio.EnvelopeDeEntrada.Violacao;
+import pedidos.contrato.EnvelopeDeEntrada.Medidor;
+import pedidos.contrato.EnvelopeDeEntrada.Violacao;
 
 class EnvelopeDeEntradaTest {
 

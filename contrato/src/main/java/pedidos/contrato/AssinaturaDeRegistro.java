@@ -1,4 +1,4 @@
-package pedidos.dominio;
+package pedidos.contrato;
 
 import java.nio.ByteBuffer;
 import java.nio.charset.StandardCharsets;
@@ -18,7 +18,7 @@ import javax.crypto.spec.SecretKeySpec;
  * drift:
  *
  * <pre>
- * header {@value #CABECALHO}: v1,&lt;base64 HMAC-SHA256(key, len(topic) topic len(key) key len(value) value)&gt;
+ * header {@value TopicosDoKafka#CABECALHO_DE_ASSINATURA}: v1,&lt;base64 HMAC-SHA256(key, len(topic) topic len(key) key len(value) value)&gt;
  * </pre>
  *
  * where each {@code len} is a 4-byte big-endian length ({@code -1} for an absent key or value, with
@@ -29,9 +29,6 @@ import javax.crypto.spec.SecretKeySpec;
  * <p>Several keys may be configured for rotation: the first signs, any one verifies.
  */
 public final class AssinaturaDeRegistro {
-
-  /** The record header carrying the signature. */
-  public static final String CABECALHO = "pedidos-assinatura";
 
   /** The environment variable every signing or verifying service reads its keys from. */
   public static final String VARIAVEL = "PEDIDOS_KAFKA_ASSINATURA";
@@ -48,8 +45,13 @@ public final class AssinaturaDeRegistro {
   /** Why a record was refused, or that it was not. */
   public enum Veredicto {
     VALIDA("signature valid"),
-    AUSENTE("record not signed: no " + CABECALHO + " header"),
-    MALFORMADA("malformed " + CABECALHO + " header (expected " + VERSAO + ",<base64>)"),
+    AUSENTE("record not signed: no " + TopicosDoKafka.CABECALHO_DE_ASSINATURA + " header"),
+    MALFORMADA(
+        "malformed "
+            + TopicosDoKafka.CABECALHO_DE_ASSINATURA
+            + " header (expected "
+            + VERSAO
+            + ",<base64>)"),
     INVALIDA("wrong signature: not signed by the relay with a configured key");
 
     private final String motivo;

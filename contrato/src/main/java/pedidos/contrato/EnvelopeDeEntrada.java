@@ -1,4 +1,4 @@
-package pedidos.dominio;
+package pedidos.contrato;
 
 import java.math.BigDecimal;
 import java.util.Objects;
