@@ -337,13 +337,28 @@ final class PilhaDoCompose implements AutoCloseable {
     }
   }
 
-  /** {@code docker-compose down -v}; then the images this run's builds left untagged. */
+  /**
+   * {@code docker-compose down -v}; then the volumes it leaves and the images this run's builds
+   * left untagged. A recreated container gets its predecessor's anonymous volumes (the Kafka
+   * image's /etc/kafka/secrets and /mnt/shared/config) by name, and {@code down -v} then keeps
+   * them.
+   */
   @Override
   public void close() {
     guardarLogs("fim");
+    Set<String> volumes = volumesDoProjeto();
     try {
       compose.stop();
     } finally {
+      for (String volume : volumes) {
+        try {
+          docker.removeVolumeCmd(volume).exec();
+        } catch (NotFoundException e) {
+          // Removed by down -v.
+        } catch (RuntimeException e) {
+          System.err.println("could not remove volume " + volume + ": " + e.getMessage());
+        }
+      }
       imagensAntes.forEach(
           (imagem, antes) -> {
             if (!idDaImagem(imagem).orElse("").equals(antes)) {
@@ -355,6 +370,31 @@ final class PilhaDoCompose implements AutoCloseable {
             }
           });
     }
+  }
+
+  private Set<String> volumesDoProjeto() {
+    Set<String> volumes = new HashSet<>();
+    if (projeto == null) {
+      return volumes;
+    }
+    try {
+      for (Container container :
+          docker
+              .listContainersCmd()
+              .withShowAll(true)
+              .withLabelFilter(Map.of("com.docker.compose.project", projeto))
+              .exec()) {
+        for (InspectContainerResponse.Mount ponto :
+            docker.inspectContainerCmd(container.getId()).exec().getMounts()) {
+          if (ponto.getName() != null && !ponto.getName().isEmpty()) {
+            volumes.add(ponto.getName());
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      System.err.println("could not list the stack's volumes: " + e.getMessage());
+    }
+    return volumes;
   }
 
   private void registrarNomes() {
