@@ -8,14 +8,18 @@ import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.UUID;
+import java.util.concurrent.Callable;
+import java.util.concurrent.ExecutionException;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.Config;
 import org.apache.kafka.clients.admin.NewTopic;
 import org.apache.kafka.clients.admin.TopicDescription;
 import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
+import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
@@ -200,13 +204,28 @@ class TopicosDoPublicadorTest {
     return new TopicosDoPublicador(new KafkaAdmin(kafka), propriedades);
   }
 
-  private TopicDescription descrever(String topico) throws Exception {
-    return admin.describeTopics(List.of(topico)).allTopicNames().get().get(topico);
+  private TopicDescription descrever(String topico) {
+    return conhecido(() -> admin.describeTopics(List.of(topico)).allTopicNames().get().get(topico));
   }
 
-  private Config configuracao(String topico) throws Exception {
+  private Config configuracao(String topico) {
     ConfigResource recurso = new ConfigResource(ConfigResource.Type.TOPIC, topico);
-    return admin.describeConfigs(List.of(recurso)).all().get().get(recurso);
+    return conhecido(() -> admin.describeConfigs(List.of(recurso)).all().get().get(recurso));
+  }
+
+  /**
+   * The broker serves a topic a moment after the controller created it (KRaft propagates metadata
+   * asynchronously): a describe right after the creation may not find it yet, so ask until it does.
+   * Any other failure fails the test at once.
+   */
+  private static <T> T conhecido(Callable<T> pergunta) {
+    return await()
+        .atMost(Duration.ofSeconds(30))
+        .ignoreExceptionsMatching(
+            e ->
+                e instanceof ExecutionException
+                    && e.getCause() instanceof UnknownTopicOrPartitionException)
+        .until(pergunta, Objects::nonNull);
   }
 
   private static String valor(Config configuracao, String nome) {
