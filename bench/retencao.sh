@@ -7,12 +7,15 @@
 #     each, with an email, a name, an address and items) received over the last $DIAS days, in
 #     arrival order, plus their orders (pedidos) and sent effects (outbox), all with
 #     generate_series; then VACUUM ANALYZE and a checkpoint, as an old table would be.
-#  2. The retention job itself (`java -jar aplicador.jar reter`, the service's own code and SQL)
-#     with the default batch of $LOTE rows: first alone on the rows 45 to 60 days old (time, rows/s,
-#     batches, WAL), then on the rows 30 to 45 days old while pgbench inserts new events at
-#     $TAXA_PGBENCH/s with the receptor's statement (latency of those inserts against a baseline
-#     taken just before, same rate, no job). Then the dead rows it left and a plain VACUUM, the
-#     outbox pass, and the erasure of one customer (`apagar-cliente`, a full scan of the payloads).
+#  2. The retention job itself (`java -jar aplicador.jar reter`, the service's own code and SQL):
+#     alone on the rows 50 to 60 days old with the default batch of $LOTE rows, and on those 45 to
+#     50 days old with $LOTE_GRANDE (time, rows/s, batches, WAL, each after a checkpoint); then on
+#     the rows 30 to 45 days old while pgbench inserts new events at $TAXA_PGBENCH/s with the
+#     receptor's statement (latency of those inserts against a baseline taken just before, same
+#     rate, no job), first at full speed, then with the service's default pause of $PAUSA between
+#     batches. Autovacuum is off for the inbox meanwhile and a plain VACUUM after each pass
+#     measures the cleanup apart. Then the outbox pass, and the erasure of one customer
+#     (`apagar-cliente`, a full scan of the payloads).
 #  3. The alternative: the same rows in webhook_eventos_part, partitioned by day on recebido_em,
 #     and the partitions older than 30 days dropped while pgbench inserts at the same rate. It also
 #     shows what partitioning by time does to deduplication: the primary key must contain the
@@ -30,6 +33,8 @@ RAIZ=$(cd "$(dirname "$0")/.." && pwd)
 LINHAS=${LINHAS:-2000000}
 DIAS=${DIAS:-60}
 LOTE=${LOTE:-500}
+LOTE_GRANDE=${LOTE_GRANDE:-2000}
+PAUSA=${PAUSA:-100ms}
 TAXA_PGBENCH=${TAXA_PGBENCH:-300}
 CLIENTES=${CLIENTES:-4}
 BASE_PGBENCH=${BASE_PGBENCH:-30}
@@ -95,8 +100,12 @@ trap limpar EXIT
 
 agora() { date +%s.%N; }
 segundos() { awk -v a="$1" -v b="$2" 'BEGIN { printf "%.1f", b - a }'; }
-lsn() { sql "SELECT pg_current_wal_lsn()"; }
-wal_desde() { sql "SELECT pg_size_pretty(pg_wal_lsn_diff(pg_current_wal_lsn(), '$1'))"; }
+lsn() { sql "SELECT pg_stat_reset_shared('wal')" >/dev/null; sql "SELECT pg_current_wal_lsn()"; }
+# WAL written since lsn (which also reset the WAL statistics), and how many full-page images of it.
+wal_desde() {
+  sql "SELECT pg_size_pretty(pg_wal_lsn_diff(pg_current_wal_lsn(), '$1')) || ' (' || wal_fpi || ' page images)'
+         FROM pg_stat_wal"
+}
 tamanho() { # tabela -> heap, toast, indexes, total
   sql "SELECT pg_size_pretty(pg_relation_size('$1')) || ' / ' ||
               pg_size_pretty(coalesce(pg_total_relation_size(nullif(reltoastrelid, 0)), 0)) || ' / ' ||
@@ -111,12 +120,12 @@ tamanho_particionada() {
 # body, with the personal data a store sends besides the email.
 preencher() { # tabela de ate
   sql "INSERT INTO $1 (evento_id, recurso_id, tipo, payload, recebido_em, aplicado_em, resultado)
-    SELECT 'evt_' || i, 'ord_' || (i / 4), s.tipo,
+    SELECT s.evento, s.pedido, s.tipo,
            jsonb_build_object(
-             'id', 'evt_' || i, 'type', s.tipo, 'sequence', i % 4 + 1,
+             'id', s.evento, 'type', s.tipo, 'sequence', i % 4 + 1,
              'occurred_at', to_char(s.t AT TIME ZONE 'UTC', 'YYYY-MM-DD\"T\"HH24:MI:SS.MS\"Z\"'),
              'data', jsonb_build_object(
-               'id', 'ord_' || (i / 4), 'status', s.status, 'total_cents', 1000 + (i / 4) % 9000,
+               'id', s.pedido, 'status', s.status, 'total_cents', 1000 + (i / 4) % 9000,
                'customer_email', 'cliente' || (i / 4) || '@example.com',
                'customer_name', 'Cliente Numero ' || (i / 4),
                'shipping_address', jsonb_build_object(
@@ -127,7 +136,11 @@ preencher() { # tabela de ate
                                     'price_cents', 1000 + i % 9000)))),
            s.t, s.t + interval '1 second', 'aplicado'
       FROM generate_series($2, $3) AS i,
-           LATERAL (SELECT now() - make_interval(days => $DIAS)
+           -- Opaque ids, as providers send them (the simulator's are sequential): where a row's
+           -- index entries fall does not follow when it arrived.
+           LATERAL (SELECT 'evt_' || left(md5(i::text), 20) AS evento,
+                           'ord_' || left(md5((i / 4)::text || 'o'), 16) AS pedido,
+                           now() - make_interval(days => $DIAS)
                              + make_interval(secs => i * ($DIAS * 86400.0 / $LINHAS)) AS t,
                            (ARRAY['order.created', 'order.paid', 'order.shipped', 'order.shipped'])[i % 4 + 1] AS tipo,
                            (ARRAY['open', 'paid', 'shipped', 'shipped'])[i % 4 + 1] AS status) AS s"
@@ -146,7 +159,7 @@ preencher_em_partes() { # tabela
 preencher_pedidos_e_outbox() {
   # One order per 4 events, its email in force; one in ten canceled after payment.
   sql "INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem, atualizado_em)
-    SELECT 'ord_' || o, CASE WHEN o % 10 = 0 THEN 'cancelado' ELSE 'enviado' END, 1000 + o % 9000,
+    SELECT 'ord_' || left(md5(o::text || 'o'), 16), CASE WHEN o % 10 = 0 THEN 'cancelado' ELSE 'enviado' END, 1000 + o % 9000,
            'cliente' || o || '@example.com', 4,
            now() - make_interval(days => $DIAS) + make_interval(secs => (4 * o + 3) * ($DIAS * 86400.0 / $LINHAS))
       FROM generate_series(0, $LINHAS / 4) AS o"
@@ -196,10 +209,11 @@ latencias() { # prefixo de ate
       printf "%d | %.0f | %.2f | %.2f | %.1f\n", NR, NR / s, v[int(NR * 0.5) + 1], v[int(NR * 0.99) + 1], v[NR] }'
 }
 
-reter() { # periodo-da-caixa-de-entrada periodo-do-outbox arquivo
+reter() { # periodo-da-caixa-de-entrada periodo-do-outbox arquivo [pausa-entre-lotes]
   SPRING_DATASOURCE_URL="$URL" SPRING_DATASOURCE_USERNAME=pedidos_aplicador \
   APLICADOR_RETENCAO_CAIXA_DE_ENTRADA="$1" APLICADOR_RETENCAO_OUTBOX="$2" \
   APLICADOR_RETENCAO_QUARENTENA=3650d APLICADOR_RETENCAO_LOTE="$LOTE" \
+  APLICADOR_RETENCAO_PAUSA_ENTRE_LOTES="${4:-0s}" \
     "$JAVA" -jar "$JAR" reter >"$3" 2>"$3.err"
   grep '^retention pass' "$3"
 }
@@ -236,38 +250,65 @@ LINHA_MEDIA=$(sql "SELECT round(avg(pg_column_size(w.*))) FROM (SELECT * FROM we
 A_REDIGIR=$(sql "SELECT count(*) FROM webhook_eventos WHERE recebido_em < now() - interval '30 days'")
 pgbench_script webhook_eventos evento_id
 
-# --- 2a. the job alone: rows 45 to 60 days old
-log "retention job alone (rows 45-60 days old), batch $LOTE"
-w=$(lsn); t=$(agora)
-PASSE_SOZINHO=$(reter 45d 3650d "$TRABALHO/reter-1.txt")
-DURACAO_SOZINHO=$(segundos "$t" "$(agora)"); WAL_SOZINHO=$(wal_desde "$w")
-log "  $PASSE_SOZINHO"
+# Autovacuum is off for the inbox while the job is measured, so that the job's cost and the
+# cleanup's (a VACUUM, which autovacuum does in production at its own pace) are measured apart.
+sql "ALTER TABLE webhook_eventos SET (autovacuum_enabled = off)"
 
-# --- 2b. baseline inserts, then the job on rows 30 to 45 days old beside the same inserts
+vacuum() { # -> seconds and WAL of a VACUUM of the inbox
+  local w t
+  w=$(lsn); t=$(agora)
+  sql "VACUUM webhook_eventos"
+  echo "$(segundos "$t" "$(agora)") s, $(wal_desde "$w") of WAL"
+}
+
+# --- 2a. the job alone: rows 50 to 60 days old with the default batch, 45 to 50 with a larger one
+log "retention job alone (rows 50-60 days old), batch $LOTE"
+w=$(lsn)
+PASSE_SOZINHO=$(reter 50d 3650d "$TRABALHO/reter-1.txt")
+WAL_SOZINHO=$(wal_desde "$w")
+log "  $PASSE_SOZINHO"
+MORTAS_1=$(sql "SELECT pg_stat_force_next_flush(); SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'webhook_eventos'" | tail -1)
+VACUUM_1=$(vacuum)
+sql CHECKPOINT
+log "retention job alone (rows 45-50 days old), batch $LOTE_GRANDE"
+w=$(lsn)
+PASSE_GRANDE=$(LOTE=$LOTE_GRANDE reter 45d 3650d "$TRABALHO/reter-1b.txt")
+WAL_GRANDE=$(wal_desde "$w")
+log "  $PASSE_GRANDE"
+VACUUM_1B=$(vacuum)
+sql CHECKPOINT
+
+# --- 2b. baseline inserts, then the job beside the same inserts: on the rows 38 to 45 days old at
+# full speed, on those 30 to 38 days old with the service's default pause between batches
 log "inserts alone for ${BASE_PGBENCH}s at $TAXA_PGBENCH/s"
 iniciar_pgbench webhook_eventos 3600 base
 sleep 3; b0=$(agora); sleep "$BASE_PGBENCH"; b1=$(agora)
-log "retention job beside the inserts (rows 30-45 days old)"
-AUTOVACUUM_ANTES=$(sql "SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'webhook_eventos'")
-t=$(agora)
-PASSE_JUNTO=$(reter 30d 3650d "$TRABALHO/reter-2.txt")
-t1=$(agora); DURACAO_JUNTO=$(segundos "$t" "$t1")
+# The job's own run, without its JVM's start: it ended at t1 and took its reported ms.
+janela_do_job() { # linha-do-reter t1 -> inserts in that window
+  local ms
+  read -r _ _ _ _ ms _ <<<"$(campos "$1")"
+  latencias base "$(awk -v t="$2" -v ms="$ms" 'BEGIN { printf "%.3f", t - ms / 1000 }')" "$2"
+}
+log "retention job beside the inserts (rows 38-45 days old), no pause"
+PASSE_JUNTO=$(reter 38d 3650d "$TRABALHO/reter-2.txt")
+t1=$(agora)
+log "  $PASSE_JUNTO"
+sleep 5
+log "retention job beside the inserts (rows 30-38 days old), pause of $PAUSA between batches"
+PASSE_PAUSADO=$(reter 30d 3650d "$TRABALHO/reter-2b.txt" "$PAUSA")
+t2=$(agora)
+log "  $PASSE_PAUSADO"
 sleep 3
 parar_pgbench
 LAT_BASE=$(latencias base "$b0" "$b1")
-# The job's own run, without its JVM's start: it ended at t1 and took its reported ms.
-read -r _ _ _ _ ms_junto _ <<<"$(campos "$PASSE_JUNTO")"
-LAT_JOB=$(latencias base "$(awk -v t="$t1" -v ms="$ms_junto" 'BEGIN { printf "%.3f", t - ms / 1000 }')" "$t1")
-log "  $PASSE_JUNTO"
-AUTOVACUUMS=$(( $(sql "SELECT autovacuum_count FROM pg_stat_user_tables WHERE relname = 'webhook_eventos'") - AUTOVACUUM_ANTES ))
-MORTAS=$(sql "SELECT pg_stat_force_next_flush(); SELECT n_dead_tup FROM pg_stat_user_tables WHERE relname = 'webhook_eventos'" | tail -1)
+LAT_JOB=$(janela_do_job "$PASSE_JUNTO" "$t1")
+LAT_PAUSADO=$(janela_do_job "$PASSE_PAUSADO" "$t2")
 TAMANHO_DEPOIS=$(tamanho webhook_eventos)
 LINHA_REDIGIDA=$(sql "SELECT round(avg(pg_column_size(w.*))) FROM (SELECT * FROM webhook_eventos TABLESAMPLE SYSTEM (1)) w WHERE redigido_em IS NOT NULL")
 log "VACUUM webhook_eventos"
-w=$(lsn); t=$(agora)
-sql "VACUUM webhook_eventos"
-DURACAO_VACUUM=$(segundos "$t" "$(agora)"); WAL_VACUUM=$(wal_desde "$w")
+VACUUM_2=$(vacuum)
 TAMANHO_VACUUM=$(tamanho webhook_eventos)
+sql "ALTER TABLE webhook_eventos RESET (autovacuum_enabled)"
 
 # --- 2c. the outbox pass, and one customer's erasure
 log "retention of the outbox"
@@ -324,8 +365,8 @@ TAMANHO_PART_DEPOIS=$(tamanho_particionada)
 # (evento_id, recebido_em) is new and the row is stored again.
 sql "INSERT INTO webhook_eventos_part (evento_id, recurso_id, tipo, payload)
   SELECT evento_id, recurso_id, tipo, payload FROM webhook_eventos_part
-   WHERE evento_id = 'evt_$LINHAS' ON CONFLICT (evento_id, recebido_em) DO NOTHING" >/dev/null
-REENTREGA=$(sql "SELECT count(*) FROM webhook_eventos_part WHERE evento_id = 'evt_$LINHAS'")
+   WHERE evento_id = 'evt_' || left(md5('$LINHAS'), 20) ON CONFLICT (evento_id, recebido_em) DO NOTHING" >/dev/null
+REENTREGA=$(sql "SELECT count(*) FROM webhook_eventos_part WHERE evento_id = 'evt_' || left(md5('$LINHAS'), 20)")
 
 {
   echo
@@ -339,12 +380,20 @@ REENTREGA=$(sql "SELECT count(*) FROM webhook_eventos_part WHERE evento_id = 'ev
   echo "| what | rows | time (the job's own, JVM start apart) | rows/s | batches (longest) | WAL |"
   echo "|---|---|---|---|---|---|"
   read -r r _ _ b ms l <<<"$(campos "$PASSE_SOZINHO")"
-  awk -v r="$r" -v ms="$ms" 'BEGIN { printf "| redaction alone (45-60 days old), batch '"$LOTE"' | %d | %.1f s | %.0f |", r, ms / 1000, r / (ms / 1000) }'
+  awk -v r="$r" -v ms="$ms" 'BEGIN { printf "| redaction alone (50-60 days old), batch '"$LOTE"' | %d | %.1f s | %.0f |", r, ms / 1000, r / (ms / 1000) }'
   echo " $b ($l ms) | $WAL_SOZINHO |"
+  echo "| VACUUM after it ($MORTAS_1 dead rows) | - | $VACUUM_1 | - | - | (in time) |"
+  read -r r _ _ b ms l <<<"$(campos "$PASSE_GRANDE")"
+  awk -v r="$r" -v ms="$ms" 'BEGIN { printf "| redaction alone (45-50 days old), batch '"$LOTE_GRANDE"' | %d | %.1f s | %.0f |", r, ms / 1000, r / (ms / 1000) }'
+  echo " $b ($l ms) | $WAL_GRANDE |"
+  echo "| VACUUM after it | - | $VACUUM_1B | - | - | (in time) |"
   read -r r _ _ b ms l <<<"$(campos "$PASSE_JUNTO")"
-  awk -v r="$r" -v ms="$ms" 'BEGIN { printf "| redaction beside '"$TAXA_PGBENCH"' inserts/s (30-45 days old) | %d | %.1f s | %.0f |", r, ms / 1000, r / (ms / 1000) }'
+  awk -v r="$r" -v ms="$ms" 'BEGIN { printf "| redaction beside '"$TAXA_PGBENCH"' inserts/s (38-45 days old), batch '"$LOTE"', no pause | %d | %.1f s | %.0f |", r, ms / 1000, r / (ms / 1000) }'
   echo " $b ($l ms) | - |"
-  echo "| VACUUM after the redaction ($MORTAS dead rows left; autovacuum ran $AUTOVACUUMS time(s) during it) | - | $DURACAO_VACUUM s | - | - | $WAL_VACUUM |"
+  read -r r _ _ b ms l <<<"$(campos "$PASSE_PAUSADO")"
+  awk -v r="$r" -v ms="$ms" 'BEGIN { printf "| redaction beside '"$TAXA_PGBENCH"' inserts/s (30-38 days old), batch '"$LOTE"', pause '"$PAUSA"' | %d | %.1f s | %.0f |", r, ms / 1000, r / (ms / 1000) }'
+  echo " $b ($l ms) | - |"
+  echo "| VACUUM after both | - | $VACUUM_2 | - | - | (in time) |"
   read -r _ o c b ms l <<<"$(campos "$PASSE_OUTBOX")"
   awk -v o="$o" -v c="$c" -v ms="$ms" 'BEGIN { printf "| outbox: sent rows deleted / kept keys cleared | %d / %d | %.1f s | %.0f |", o, c, ms / 1000, (o + c) / (ms / 1000) }'
   echo " $b ($l ms) | $WAL_OUTBOX |"
@@ -354,12 +403,13 @@ REENTREGA=$(sql "SELECT count(*) FROM webhook_eventos_part WHERE evento_id = 'ev
   echo "| concurrent inserts at $TAXA_PGBENCH/s, $CLIENTES clients | inserts | per s | p50 ms | p99 ms | max ms |"
   echo "|---|---|---|---|---|---|"
   echo "| webhook_eventos, alone (${BASE_PGBENCH}s) | $LAT_BASE |"
-  echo "| webhook_eventos, during the redaction | $LAT_JOB |"
+  echo "| webhook_eventos, during the redaction, no pause | $LAT_JOB |"
+  echo "| webhook_eventos, during the redaction, pause $PAUSA | $LAT_PAUSADO |"
   echo "| webhook_eventos_part, alone (${BASE_PGBENCH}s) | $LAT_PART_BASE |"
   echo "| webhook_eventos_part, during the drops (+1 s) | $LAT_DROP |"
   echo
   echo "Sizes, heap / toast / indexes / total: before $TAMANHO_INICIAL; after redacting"
-  echo "$A_REDIGIR rows $TAMANHO_DEPOIS; after VACUUM $TAMANHO_VACUUM. Redacted row ${LINHA_REDIGIDA} bytes"
+  echo "$A_REDIGIR rows (the first two passes vacuumed) $TAMANHO_DEPOIS; after the last VACUUM $TAMANHO_VACUUM. Redacted row ${LINHA_REDIGIDA} bytes"
   echo "(was ${LINHA_MEDIA}). Partitioned copy: $TAMANHO_PART before the drops, $TAMANHO_PART_DEPOIS after."
   echo "Erasure: $APAGADO"
   echo "Partitioned copy, one event redelivered a moment after it was stored: $REENTREGA rows with its id."

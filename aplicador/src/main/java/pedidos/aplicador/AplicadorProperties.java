@@ -145,7 +145,8 @@ record AplicadorProperties(
    *     {@code liberar_separacao} key is kept, its email cleared)
    * @param lote rows per batch: one short transaction each
    * @param intervalo the pause between runs; a run goes on batch after batch until nothing is left
-   * @param pausaEntreLotes a pause between batches, to leave the database to the applies
+   * @param pausaEntreLotes a pause between batches, so that a run leaves the database to the
+   *     receptor's inserts and the applies (its effect is measured in docs/BENCHMARKS.md)
    */
   record Retencao(
       @DefaultValue("true") boolean ligada,
@@ -154,7 +155,7 @@ record AplicadorProperties(
       @DefaultValue("30d") @NotNull Duration outbox,
       @DefaultValue("500") @Min(1) @Max(10_000) int lote,
       @DefaultValue("1h") @NotNull Duration intervalo,
-      @DefaultValue("0s") @NotNull Duration pausaEntreLotes) {
+      @DefaultValue("100ms") @NotNull Duration pausaEntreLotes) {
 
     /** No period may be shorter: a value written without its unit is read as milliseconds. */
     static final Duration MINIMO = Duration.ofDays(1);
