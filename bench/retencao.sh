@@ -21,7 +21,7 @@
 #     shows what partitioning by time does to deduplication: the primary key must contain the
 #     partition key, so (evento_id, recebido_em) is unique, not evento_id.
 #
-#   bench/retencao.sh                      # 2,000,000 rows, about 10 minutes on 2 cores
+#   bench/retencao.sh                      # 2,000,000 rows, about 12 minutes on 2 cores
 #   LINHAS=200000 bench/retencao.sh        # a quick check of the script
 #
 # PostgreSQL 17 from zonky's binaries (fsync and synchronous_commit on, wal_level=logical,

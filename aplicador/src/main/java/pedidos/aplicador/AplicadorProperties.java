@@ -24,7 +24,8 @@ import pedidos.contrato.TopicosDoKafka;
  * @param tentativasDeFalhaDesconhecida attempts of a record that fails in an unknown way before it
  *     goes to the dead-letter topic; transient failures are retried without limit
  * @param esperaMaximaEntreTentativas the ceiling of the back-off between retries
- * @param tarefasPeriodicas whether the sweep and reconciliation run (off for the replay command)
+ * @param tarefasPeriodicas whether the sweep, reconciliation and retention run (off for the replay
+ *     command)
  * @param ops who may read the status page, its JSON and the actuator beyond health status
  * @param painel how the status page's queries run
  * @param retencao how long personal data is kept, and how the job that removes it runs

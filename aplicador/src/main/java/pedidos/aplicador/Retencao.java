@@ -7,6 +7,7 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.Supplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -198,7 +199,7 @@ class Retencao {
    * Batches of one table until one comes back short (nothing more is old enough, or the rest is
    * held by others) or changes nothing (every candidate is held: the next run tries them again).
    */
-  private void repetir(String tabela, Contagem contagem, java.util.function.Supplier<Lote> lote) {
+  private void repetir(String tabela, Contagem contagem, Supplier<Lote> lote) {
     while (!Thread.currentThread().isInterrupted()) {
       long inicio = System.nanoTime();
       Lote feito = lote.get();
