@@ -17,11 +17,13 @@ RUN mkdir -p /usr/share/man/man1 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin servico
 
+# The folder the module is in: produto (the services) or ferramentas (the simulator)
+ARG GRUPO=produto
 ARG MODULO
 # The simulator's runnable jar carries a classifier: -exec
 ARG SUFIXO=""
 ARG VERSAO=0.1.0-SNAPSHOT
-COPY ${MODULO}/target/${MODULO}-${VERSAO}${SUFIXO}.jar /app/app.jar
+COPY ${GRUPO}/${MODULO}/target/${MODULO}-${VERSAO}${SUFIXO}.jar /app/app.jar
 USER 10001
 # The actuator stays on 127.0.0.1, where the HEALTHCHECK below asks it. To let Prometheus scrape
 # it from another container, set MANAGEMENT_SERVER_ADDRESS=0.0.0.0; every endpoint but the health

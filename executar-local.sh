@@ -4,4 +4,4 @@
 set -euo pipefail
 cd "$(dirname "$0")"
 mvn -B -q -DskipTests -Dspotless.check.skip=true package
-exec java -jar executar-local/target/executar-local-0.1.0-SNAPSHOT.jar "$@"
+exec java -jar ferramentas/executar-local/target/executar-local-0.1.0-SNAPSHOT.jar "$@"

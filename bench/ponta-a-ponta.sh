@@ -60,7 +60,7 @@ TRABALHO=${TRABALHO:-$(mktemp -d /tmp/ponta-a-ponta-bench.XXXXXX)}
 SEGREDO=segredo-do-benchmark-com-mais-de-32-bytes
 PG_VERSAO=17.5.0
 VERSAO=0.1.0-SNAPSHOT
-JAR_BANCADA="$RAIZ/executar-local/target/executar-local-$VERSAO.jar"
+JAR_BANCADA="$RAIZ/ferramentas/executar-local/target/executar-local-$VERSAO.jar"
 PORTA_RECEPTOR=$PORTA_BASE
 PORTA_APLICADOR=$((PORTA_BASE + 2))
 PORTA_RELAY=$((PORTA_BASE + 4))
@@ -155,8 +155,8 @@ instalar_ferramentas() {
 
 construir_jars() {
   local falta=""
-  for jar in receptor/target/receptor-$VERSAO.jar aplicador/target/aplicador-$VERSAO.jar \
-    publicador-outbox/target/publicador-outbox-$VERSAO.jar "${JAR_BANCADA#"$RAIZ"/}"; do
+  for jar in produto/receptor/target/receptor-$VERSAO.jar produto/aplicador/target/aplicador-$VERSAO.jar \
+    produto/publicador-outbox/target/publicador-outbox-$VERSAO.jar "${JAR_BANCADA#"$RAIZ"/}"; do
     [ -f "$RAIZ/$jar" ] || falta="$falta $jar"
   done
   if [ -n "$falta" ] || [ -n "${RECONSTRUIR:-}" ]; then
@@ -165,8 +165,8 @@ construir_jars() {
   fi
   # Run copies: a build elsewhere in the tree must not rewrite a jar under a running JVM.
   mkdir -p "$TRABALHO/jars"
-  for modulo in receptor aplicador publicador-outbox executar-local; do
-    cp "$RAIZ/$modulo/target/$modulo-$VERSAO.jar" "$TRABALHO/jars/"
+  for modulo in produto/receptor produto/aplicador produto/publicador-outbox ferramentas/executar-local; do
+    cp "$RAIZ/$modulo/target/${modulo#*/}-$VERSAO.jar" "$TRABALHO/jars/"
   done
   JAR_BANCADA="$TRABALHO/jars/executar-local-$VERSAO.jar"
 }

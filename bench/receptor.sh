@@ -23,11 +23,11 @@ WRK_THREADS=${WRK_THREADS:-2}
 PGBENCH_THREADS=${PGBENCH_THREADS:-2}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/receptor-bench.XXXXXX)}
 SEGREDO=segredo-do-benchmark-com-mais-de-32-bytes
-JAR="$RAIZ/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
+JAR="$RAIZ/produto/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
 # The event generator signs with the contract's class (bench/receptor-eventos.java).
-JAR_CONTRATO="$RAIZ/contrato/target/contrato-0.1.0-SNAPSHOT.jar"
+JAR_CONTRATO="$RAIZ/produto/contrato/target/contrato-0.1.0-SNAPSHOT.jar"
 # The migration step runs from the applier's jar (README, "Database roles").
-JAR_MIGRACAO="$RAIZ/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
+JAR_MIGRACAO="$RAIZ/produto/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
 PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55491}
 PORTA_BASE=${PORTA_BASE:-18480}
@@ -61,8 +61,8 @@ construir_jar() {
   if [ ! -f "$JAR" ] || [ ! -f "$JAR_MIGRACAO" ] || [ ! -f "$JAR_CONTRATO" ] \
     || [ -n "${RECONSTRUIR:-}" ]; then
     log "building $JAR"
-    (cd "$RAIZ" && { mvn -B -q -o -pl receptor,aplicador -am package -DskipTests \
-      || mvn -B -q -pl receptor,aplicador -am package -DskipTests; })
+    (cd "$RAIZ" && { mvn -B -q -o -pl :receptor,:aplicador -am package -DskipTests \
+      || mvn -B -q -pl :receptor,:aplicador -am package -DskipTests; })
   fi
 }
 

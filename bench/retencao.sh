@@ -42,7 +42,7 @@ JAVA=${JAVA:-java}
 PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55691}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/retencao-bench.XXXXXX)}
-JAR="$RAIZ/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
+JAR="$RAIZ/produto/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
 mkdir -p "$TRABALHO"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -55,8 +55,8 @@ como_postgres() {
 construir_jar() {
   if [ ! -f "$JAR" ] || [ -n "${RECONSTRUIR:-}" ]; then
     log "building $JAR"
-    (cd "$RAIZ" && { mvn -B -q -o -pl aplicador -am package -DskipTests \
-      || mvn -B -q -pl aplicador -am package -DskipTests; })
+    (cd "$RAIZ" && { mvn -B -q -o -pl :aplicador -am package -DskipTests \
+      || mvn -B -q -pl :aplicador -am package -DskipTests; })
   fi
 }
 
