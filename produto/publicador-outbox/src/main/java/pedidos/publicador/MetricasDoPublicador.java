@@ -26,6 +26,8 @@ class MetricasDoPublicador {
   private final AtomicLong pendentes = new AtomicLong();
   private final AtomicLong idadeDoMaisAntigoMs = new AtomicLong();
   private final AtomicLong ativo = new AtomicLong();
+  // Negative while unknown (no slot yet, or not read yet): exposed as NaN, never as "no lag".
+  private final AtomicLong atrasoDoSlot = new AtomicLong(-1);
 
   MetricasDoPublicador(MeterRegistry registro, Clock clock) {
     this.clock = clock;
@@ -77,6 +79,15 @@ class MetricasDoPublicador {
             AtomicLong::get)
         .description("Age of the oldest outbox row not yet acknowledged by Kafka")
         .register(registro);
+    Gauge.builder(
+            "publicador.slot.atraso",
+            atrasoDoSlot,
+            bytes -> bytes.get() < 0 ? Double.NaN : (double) bytes.get())
+        .description(
+            "WAL written since the replication slot's confirmed position: what the relay has yet"
+                + " to stream and confirm, and what PostgreSQL keeps on disk for it")
+        .baseUnit("bytes")
+        .register(registro);
     Gauge.builder("publicador.ativo", ativo, AtomicLong::get)
         .description("1 while this instance holds the lease and relays, 0 as a standby")
         .register(registro);
@@ -104,6 +115,13 @@ class MetricasDoPublicador {
   void pendencias(long quantidade, Duration idadeDoMaisAntigo) {
     pendentes.set(quantidade);
     idadeDoMaisAntigoMs.set(idadeDoMaisAntigo.toMillis());
+  }
+
+  /**
+   * @param bytes {@code null} when the slot does not exist (yet, or any more)
+   */
+  void atrasoDoSlot(Long bytes) {
+    atrasoDoSlot.set(bytes == null ? -1 : bytes);
   }
 
   void ativo(boolean ativo) {

@@ -48,6 +48,17 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
        WHERE enviado_em IS NULL
       """;
 
+  /**
+   * How far the slot is behind the WAL, in bytes: one row of a catalog view, whatever the tables
+   * hold. Readable by any role; NULL on a slot that never confirmed a position.
+   */
+  static final String ATRASO_DO_SLOT =
+      """
+      SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), confirmed_flush_lsn)::bigint AS atraso
+        FROM pg_replication_slots
+       WHERE slot_name = :slot
+      """;
+
   private final JdbcClient jdbc;
   private final FormatoDasMensagens formato;
   private final EnviadorDeMensagens enviador;
@@ -57,6 +68,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
   private final MetricasDoPublicador metricas;
   private final PublicadorProperties.Reenvio configuracao;
   private final boolean transmitir;
+  private final String slot;
   private final Clock clock;
 
   ReenvioDoOutbox(
@@ -78,6 +90,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
     this.metricas = metricas;
     this.configuracao = propriedades.reenvio();
     this.transmitir = propriedades.transmitir();
+    this.slot = propriedades.slot();
     this.clock = clock;
   }
 
@@ -162,6 +175,12 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
 
   private void atualizarPendencias() {
     metricas.mortosAbertos(mortos.abertos());
+    metricas.atrasoDoSlot(
+        jdbc.sql(ATRASO_DO_SLOT)
+            .param("slot", slot)
+            .query((linha, n) -> linha.getObject("atraso", Long.class))
+            .optional()
+            .orElse(null));
     jdbc.sql(PENDENCIAS)
         .query(
             (linha, n) -> {

@@ -194,7 +194,9 @@ final class SistemaEmProcessos implements AutoCloseable {
   private ServicoEmProcesso.Builder servico(String modulo, String nome, PapelNoBanco papel) {
     Path jar =
         Path.of(
-            "..", "..", "produto",
+            "..",
+            "..",
+            "produto",
             modulo,
             "target",
             modulo + "-" + System.getProperty("versao.do.projeto") + ".jar");
