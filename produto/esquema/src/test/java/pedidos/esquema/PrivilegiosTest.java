@@ -68,7 +68,9 @@ class PrivilegiosTest {
                     publicador,
                     "SELECT count(*) FROM webhook_eventos",
                     "UPDATE outbox SET enviado_em = enviado_em WHERE pedido_id = 'nenhum'",
-                    "SELECT count(*) FROM publicador_offsets"))
+                    "SELECT count(*) FROM publicador_offsets",
+                    // the flow per minute (V14): the effects it published
+                    "UPDATE fluxo_por_minuto SET publicados = publicados WHERE minuto IS NULL"))
         .doesNotThrowAnyException();
 
     assertThat(estado(publicador, "UPDATE outbox SET efeito = 'x' WHERE pedido_id = 'nenhum'"))
@@ -96,7 +98,10 @@ class PrivilegiosTest {
                     "DELETE FROM webhook_quarentena WHERE id = -1",
                     "DELETE FROM outbox WHERE pedido_id = 'nenhum'",
                     "UPDATE outbox SET cliente_email = NULL WHERE pedido_id = 'nenhum'",
-                    "SELECT pedido_id FROM outbox WHERE pedido_id = 'nenhum' FOR UPDATE SKIP LOCKED"))
+                    "SELECT pedido_id FROM outbox WHERE pedido_id = 'nenhum' FOR UPDATE SKIP LOCKED",
+                    // the flow per minute (V14): written and pruned by the applier
+                    "INSERT INTO fluxo_por_minuto (minuto) VALUES (now()) ON CONFLICT DO NOTHING",
+                    "DELETE FROM fluxo_por_minuto WHERE minuto < now() - interval '1 day'"))
         .doesNotThrowAnyException();
 
     assertThat(estado(aplicador, "DELETE FROM webhook_eventos WHERE evento_id = 'nenhum'"))

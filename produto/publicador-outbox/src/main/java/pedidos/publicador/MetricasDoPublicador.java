@@ -100,6 +100,11 @@ class MetricasDoPublicador {
     }
   }
 
+  /** Outbox rows Kafka acknowledged since this instance started, by any path. */
+  long outboxPublicadas() {
+    return (long) publicadas.get(Tabela.OUTBOX).values().stream().mapToDouble(Counter::count).sum();
+  }
+
   void morta(Tabela tabela, Via via) {
     mortas.get(tabela).get(via).increment();
   }
