@@ -17,6 +17,11 @@ public class MetricasDoAplicador {
 
   public MetricasDoAplicador(MeterRegistry registro) {
     this.registro = registro;
+    // At zero from the start: Prometheus' increase() misses the first failure of a series that
+    // appears at 1, and the alert rules (docs/observabilidade) must find the name before it.
+    for (String origem : new String[] {"kafka", "varredura"}) {
+      registro.counter("aplicador.falhas_de_aplicacao", "origem", origem);
+    }
   }
 
   /**
