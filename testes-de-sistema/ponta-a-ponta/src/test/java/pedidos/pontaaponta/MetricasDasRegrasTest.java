@@ -78,6 +78,18 @@ class MetricasDasRegrasTest {
         .containsExactly("a_seconds_bucket", "b_total", "c");
     assertThat(MetricasNasRegras.dasRegras(MetricasNasRegras.REGRAS)).hasSizeGreaterThan(8);
     assertThat(MetricasNasRegras.doPainel(MetricasNasRegras.PAINEL)).hasSizeGreaterThan(10);
+    // The names the files ask for are read, so the comparison with the scrapes is not vacuous.
+    assertThat(
+            MetricasNasRegras.dasRegras(MetricasNasRegras.REGRAS).stream()
+                .flatMap(expressao -> MetricasNasRegras.metricas(expressao.promql()).stream())
+                .toList())
+        .contains(
+            "kafka_consumer_fetch_manager_records_lag_max",
+            "aplicador_caixa_pendente_idade_seconds",
+            "publicador_slot_atraso_bytes",
+            "publicador_outbox_pendente_idade_seconds",
+            "aplicador_reconciliacao_cursor_idade_seconds",
+            "receptor_requisicoes_seconds_count");
   }
 
   @Test

@@ -52,7 +52,7 @@ class FluxoPorMinuto implements SchedulingConfigurer {
   static final Duration GUARDA = Duration.ofDays(7);
 
   /** Pending rows are counted up to this many; past it the chart shows this many. */
-  static final int PENDENTES_CONTADOS_ATE = 1_000_000;
+  static final int PENDENTES_CONTADOS_ATE = 100_000;
 
   /**
    * Upper bounds, in milliseconds, of the apply-time buckets of {@code aplicacao_ms}; its last

@@ -36,7 +36,7 @@ final class PlanosDoPainel {
           Map.entry("minuto", "date_trunc('minute', now())"),
           Map.entry("agora", "now()"),
           Map.entry("inicio", "date_trunc('minute', now()) - interval '3 hours'"),
-          Map.entry("limite", "1000000"),
+          Map.entry("limite", "" + FluxoPorMinuto.PENDENTES_CONTADOS_ATE),
           Map.entry("guarda", "now() - interval '7 days'"),
           Map.entry("trava", "" + FluxoPorMinuto.TRAVA_DOS_RECEBIDOS),
           Map.entry("aplicados", "1"),
