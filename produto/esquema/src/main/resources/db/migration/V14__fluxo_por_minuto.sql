@@ -13,6 +13,9 @@ CREATE TABLE fluxo_por_minuto (
   minuto timestamptz PRIMARY KEY, -- the minute's start
   recebidos bigint, -- events stored in the inbox in this minute; NULL until counted
   aplicados bigint NOT NULL DEFAULT 0, -- events applied (any result, any path)
+  -- the same by result: {"aplicado": 110, "evento_antigo": 3, ...}; the page's results of the
+  -- last 24 hours and its "applied in the last 5 minutes" are sums of these rows
+  resultados jsonb NOT NULL DEFAULT '{}',
   publicados bigint NOT NULL DEFAULT 0, -- outbox rows acknowledged by Kafka
   -- Applies by time taken: element i counts the applies of this minute that took at most the i-th
   -- bound of FluxoPorMinuto.LIMITES_MS (cumulative, as a Prometheus histogram's buckets).

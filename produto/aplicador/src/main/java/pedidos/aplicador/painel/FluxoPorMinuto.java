@@ -13,6 +13,8 @@ import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
+import java.util.Map;
+import java.util.TreeMap;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.stream.Collectors;
@@ -67,10 +69,18 @@ class FluxoPorMinuto implements SchedulingConfigurer {
 
   static final String SOMAR_APLICADOS =
       """
-      INSERT INTO fluxo_por_minuto (minuto, aplicados, aplicacao_ms)
-      VALUES (:minuto, :aplicados, CAST(:aplicacao AS bigint[]))
+      INSERT INTO fluxo_por_minuto (minuto, aplicados, resultados, aplicacao_ms)
+      VALUES (:minuto, :aplicados, CAST(:resultados AS jsonb), CAST(:aplicacao AS bigint[]))
       ON CONFLICT (minuto) DO UPDATE
         SET aplicados = fluxo_por_minuto.aplicados + excluded.aplicados,
+            resultados = (
+              SELECT coalesce(jsonb_object_agg(r.resultado, r.quantos), '{}')
+                FROM (SELECT t.resultado, sum(t.quantos::bigint) AS quantos
+                        FROM (SELECT * FROM jsonb_each_text(fluxo_por_minuto.resultados)
+                              UNION ALL
+                              SELECT * FROM jsonb_each_text(excluded.resultados))
+                             AS t (resultado, quantos)
+                       GROUP BY t.resultado) AS r),
             aplicacao_ms = CASE
               WHEN cardinality(fluxo_por_minuto.aplicacao_ms) = 0 THEN excluded.aplicacao_ms
               ELSE ARRAY(SELECT coalesce(a, 0) + coalesce(b, 0)
@@ -133,7 +143,7 @@ class FluxoPorMinuto implements SchedulingConfigurer {
   private final Duration janelaInicial;
   private final AtomicLong pendentes = new AtomicLong(-1);
   private final AtomicLong idadeDoPendenteMs = new AtomicLong(-1);
-  private long aplicadosSomados;
+  private Map<String, Long> aplicadosSomados = Map.of();
   private long[] aplicacaoSomada = new long[LIMITES_MS.length + 1];
 
   FluxoPorMinuto(
@@ -203,34 +213,46 @@ class FluxoPorMinuto implements SchedulingConfigurer {
   }
 
   private void somarAplicados(OffsetDateTime minuto) {
-    long aplicados =
-        (long)
-            registro.find("aplicador.eventos").counters().stream()
-                .mapToDouble(Counter::count)
-                .sum();
+    Map<String, Long> aplicados = new TreeMap<>();
+    for (Counter contador : registro.find("aplicador.eventos").counters()) {
+      aplicados.merge(contador.getId().getTag("resultado"), (long) contador.count(), Long::sum);
+    }
     long[] aplicacao = aplicacaoAcumulada();
-    long novos = aplicados - aplicadosSomados;
+    Map<String, Long> novos = new TreeMap<>();
+    aplicados.forEach(
+        (resultado, quantos) ->
+            novos.put(resultado, quantos - aplicadosSomados.getOrDefault(resultado, 0L)));
     long[] novasAplicacoes = new long[aplicacao.length];
-    boolean reiniciado = novos < 0;
+    boolean reiniciado = novos.values().stream().anyMatch(n -> n < 0);
     for (int i = 0; i < aplicacao.length; i++) {
       novasAplicacoes[i] = aplicacao[i] - aplicacaoSomada[i];
       reiniciado |= novasAplicacoes[i] < 0;
     }
     if (reiniciado) {
       // Meters removed and registered again: what they hold now is all new.
-      novos = aplicados;
+      novos.putAll(aplicados);
       novasAplicacoes = aplicacao;
     }
-    if (novos == 0 && novasAplicacoes[novasAplicacoes.length - 1] == 0) {
+    novos.values().removeIf(n -> n == 0);
+    long total = novos.values().stream().mapToLong(Long::longValue).sum();
+    if (total == 0 && novasAplicacoes[novasAplicacoes.length - 1] == 0) {
       return;
     }
     jdbc.sql(SOMAR_APLICADOS)
         .param("minuto", minuto)
-        .param("aplicados", novos)
+        .param("aplicados", total)
+        .param("resultados", emJson(novos))
         .param("aplicacao", emTexto(novasAplicacoes))
         .update();
     aplicadosSomados = aplicados;
     aplicacaoSomada = aplicacao;
+  }
+
+  /** Result codes are lowercase words (pedidos.dominio.Resultado): nothing to escape. */
+  private static String emJson(Map<String, Long> porResultado) {
+    return porResultado.entrySet().stream()
+        .map(e -> "\"" + e.getKey() + "\":" + e.getValue())
+        .collect(Collectors.joining(",", "{", "}"));
   }
 
   /**

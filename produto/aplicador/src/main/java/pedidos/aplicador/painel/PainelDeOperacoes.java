@@ -24,8 +24,8 @@ import pedidos.dominio.MascaraDeEmail;
  * <p>It must never slow applies down: its queries run on connections of their own ({@link
  * ConsultasDoPainel}), one round serves every request for {@code aplicador.painel.cache}, and no
  * query reads the whole inbox. Counts that would (the totals) are exact up to {@link
- * #CONTAGEM_EXATA_ATE} rows and PostgreSQL's estimate beyond; the rest read partial or BRIN indexes
- * (migration V11) or a 24-hour window.
+ * #CONTAGEM_EXATA_ATE} rows and PostgreSQL's estimate beyond; the rest read partial indexes
+ * (migration V11) or the flow per minute (V14, {@link FluxoPorMinuto}).
  */
 @RestController
 public class PainelDeOperacoes {
@@ -44,15 +44,14 @@ public class PainelDeOperacoes {
       """;
 
   /**
-   * Applied in the last 5 minutes, among events received in the last 24 hours (BRIN on
-   * recebido_em): a replay of older events is not counted here; its progress is on its console.
+   * Applied in the last 5 minutes (the current minute and the 4 before it), by any path, from the
+   * flow per minute ({@link FluxoPorMinuto}, at most 10 s behind): a few rows by primary key.
    */
   static final String APLICADOS_RECENTES =
       """
-      SELECT count(*)
-        FROM webhook_eventos
-       WHERE recebido_em > now() - interval '24 hours'
-         AND aplicado_em > now() - interval '5 minutes'
+      SELECT coalesce(sum(aplicados), 0)
+        FROM fluxo_por_minuto
+       WHERE minuto >= date_trunc('minute', now()) - interval '4 minutes'
       """;
 
   /** A table's rows counted up to a bound, with the planner's estimate for when it is larger. */
@@ -69,12 +68,16 @@ public class PainelDeOperacoes {
        WHERE enviado_em IS NULL
       """;
 
-  /** Results of the events received in the last 24 hours (BRIN on recebido_em). */
+  /**
+   * Results of the events applied in the last 24 hours, from the flow per minute (1,440 rows by
+   * primary key): counting them in the inbox read a day of rows at every refresh, about a second at
+   * 5 million rows (docs/BENCHMARKS.md). The pending ones are the inbox's pending count.
+   */
   static final String RESULTADOS =
       """
-      SELECT coalesce(resultado, 'pendente') AS resultado, count(*) AS quantos
-        FROM webhook_eventos
-       WHERE recebido_em > now() - interval '24 hours'
+      SELECT r.resultado, sum(r.quantos::bigint) AS quantos
+        FROM fluxo_por_minuto f, jsonb_each_text(f.resultados) AS r (resultado, quantos)
+       WHERE f.minuto > now() - interval '24 hours'
        GROUP BY 1 ORDER BY 1
       """;
 
@@ -131,7 +134,8 @@ public class PainelDeOperacoes {
 
   /**
    * @param agora when this round of queries ran: page loads within the cache period share it
-   * @param resultados by result, of the events received in the last 24 hours
+   * @param resultados by result, of the events applied in the last 24 hours; {@code pendente}: the
+   *     inbox's pending rows
    */
   public record Painel(
       Instant agora,
@@ -209,6 +213,7 @@ public class PainelDeOperacoes {
         .query((rs, n) -> Map.entry(rs.getString("resultado"), rs.getLong("quantos")))
         .list()
         .forEach(entrada -> resultados.put(entrada.getKey(), entrada.getValue()));
+    resultados.put("pendente", caixa.pendentes());
     List<Anomalia> anomalias =
         jdbc.sql(ANOMALIAS)
             .query(

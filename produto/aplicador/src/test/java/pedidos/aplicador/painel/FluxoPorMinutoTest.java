@@ -74,7 +74,11 @@ class FluxoPorMinutoTest extends ContextoDoAplicador {
     assertThat(depois[ate5ms] - antes[ate5ms]).as("within 5 ms").isEqualTo(10);
     assertThat(depois[ate250ms] - antes[ate250ms]).as("within 250 ms").isEqualTo(10);
     assertThat(depois[ate500ms] - antes[ate500ms]).as("within 500 ms").isEqualTo(11);
-    assertThat(depois[depois.length - 1] - antes[antes.length - 1]).as("all").isEqualTo(11);
+    int todos = 1 + FluxoPorMinuto.LIMITES_MS.length;
+    assertThat(depois[todos] - antes[todos]).as("all").isEqualTo(11);
+    assertThat(depois[depois.length - 1] - antes[antes.length - 1])
+        .as("by result: aplicado")
+        .isEqualTo(11);
 
     OffsetDateTime minuto =
         OffsetDateTime.ofInstant(Instant.now().truncatedTo(ChronoUnit.MINUTES), ZoneOffset.UTC);
@@ -140,14 +144,20 @@ class FluxoPorMinutoTest extends ContextoDoAplicador {
     throw new IllegalArgumentException("no bound " + limiteMs);
   }
 
-  /** Applied, then each apply-time bucket, summed over the minutes from {@code desde} on. */
+  /**
+   * Applied, each apply-time bucket then all applies, and last the applied with result {@code
+   * aplicado}: summed over the minutes from {@code desde} on.
+   */
   private long[] somados(Instant desde) {
-    long[] soma = new long[FluxoPorMinuto.LIMITES_MS.length + 2];
-    dono.sql("SELECT aplicados, aplicacao_ms FROM fluxo_por_minuto WHERE minuto >= ?")
+    long[] soma = new long[FluxoPorMinuto.LIMITES_MS.length + 3];
+    dono.sql(
+            "SELECT aplicados, aplicacao_ms, coalesce((resultados ->> 'aplicado')::bigint, 0)"
+                + " AS aplicado FROM fluxo_por_minuto WHERE minuto >= ?")
         .param(OffsetDateTime.ofInstant(desde, ZoneOffset.UTC))
         .query(
             (rs, n) -> {
               soma[0] += rs.getLong("aplicados");
+              soma[soma.length - 1] += rs.getLong("aplicado");
               Object[] baldes = (Object[]) rs.getArray("aplicacao_ms").getArray();
               for (int i = 0; i < baldes.length; i++) {
                 soma[1 + i] += ((Number) baldes[i]).longValue();
