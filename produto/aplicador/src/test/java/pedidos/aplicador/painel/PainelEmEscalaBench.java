@@ -185,9 +185,10 @@ class PainelEmEscalaBench {
     // A week of minutes, as the applier's job leaves them.
     dono.sql(
             """
-            INSERT INTO fluxo_por_minuto (minuto, recebidos, aplicados, publicados, aplicacao_ms,
-                                          pendentes, pendente_idade_s)
-            SELECT m, 110 + (extract(minute FROM m))::int, 110, 28,
+            INSERT INTO fluxo_por_minuto (minuto, recebidos, aplicados, resultados, publicados,
+                                          aplicacao_ms, pendentes, pendente_idade_s)
+            SELECT m, 110 + (extract(minute FROM m))::int, 110,
+                   '{"aplicado": 100, "evento_antigo": 7, "regressao_de_terminal": 3}', 28,
                    ARRAY[0, 3, 40, 90, 105, 108, 109, 110, 110, 110, 110, 110, 110, 110, 110]::bigint[],
                    5, 2.5
               FROM generate_series(date_trunc('minute', now()) - interval '7 days',
