@@ -59,6 +59,9 @@ public class MetricasDoAplicador {
     registro
         .counter("aplicador.reconciliacao.pedidos", "resultado", "status_desconhecido")
         .increment(rodada.statusDesconhecido());
+    registro
+        .counter("aplicador.reconciliacao.pedidos", "resultado", "novo")
+        .increment(rodada.novos());
   }
 
   /**
