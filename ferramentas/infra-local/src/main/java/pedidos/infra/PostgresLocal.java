@@ -17,8 +17,10 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
@@ -96,6 +98,7 @@ public final class PostgresLocal implements AutoCloseable {
   private final boolean fsync;
   private final String banco;
   private final Duration esperaDeInicio;
+  private final Map<String, String> parametros;
   private final PGSimpleDataSource dataSource;
   private EmbeddedPostgres servidor;
   private boolean fechado;
@@ -108,6 +111,7 @@ public final class PostgresLocal implements AutoCloseable {
     this.fsync = builder.fsync;
     this.banco = builder.banco;
     this.esperaDeInicio = builder.esperaDeInicio;
+    this.parametros = Map.copyOf(builder.parametros);
     this.dataSource = new PGSimpleDataSource();
     dataSource.setUrl(jdbcUrl());
     dataSource.setUser(USUARIO);
@@ -264,35 +268,38 @@ public final class PostgresLocal implements AutoCloseable {
   }
 
   private EmbeddedPostgres.Builder configuracao() {
-    return EmbeddedPostgres.builder()
-        .setPort(porta)
-        .setDataDirectory(dados)
-        // zonky's clean mode deletes the directory on close; restarts need it kept.
-        .setCleanDataDirectory(false)
-        // Shutdown order (relay, Kafka, then Postgres) belongs to InfraLocal, not to zonky.
-        .setRegisterShutdownHook(false)
-        .setPGStartupWait(esperaDeInicio)
-        .setPgBinaryResolver(
-            (sistema, arquitetura) -> {
-              String recurso =
-                  BINARIOS.formatted(versao, sistema.toLowerCase(Locale.ROOT), arquitetura);
-              InputStream binarios = PostgresLocal.class.getResourceAsStream(recurso);
-              if (binarios == null) {
-                throw new IOException(
-                    "no PostgreSQL " + versao + " binaries for " + sistema + "/" + arquitetura);
-              }
-              return binarios;
-            })
-        .setServerConfig("wal_level", "logical")
-        // zonky defaults to off: commits acknowledged before they are durable.
-        .setServerConfig("synchronous_commit", "on")
-        // zonky always passes -F; this -c comes after it and wins.
-        .setServerConfig("fsync", fsync ? "on" : "off")
-        .setServerConfig("max_replication_slots", "20")
-        .setServerConfig("max_wal_senders", "20")
-        // A stalled slot must not fill the disk.
-        .setServerConfig("max_slot_wal_keep_size", "1GB")
-        .setServerConfig("max_connections", "300");
+    EmbeddedPostgres.Builder configuracao =
+        EmbeddedPostgres.builder()
+            .setPort(porta)
+            .setDataDirectory(dados)
+            // zonky's clean mode deletes the directory on close; restarts need it kept.
+            .setCleanDataDirectory(false)
+            // Shutdown order (relay, Kafka, then Postgres) belongs to InfraLocal, not to zonky.
+            .setRegisterShutdownHook(false)
+            .setPGStartupWait(esperaDeInicio)
+            .setPgBinaryResolver(
+                (sistema, arquitetura) -> {
+                  String recurso =
+                      BINARIOS.formatted(versao, sistema.toLowerCase(Locale.ROOT), arquitetura);
+                  InputStream binarios = PostgresLocal.class.getResourceAsStream(recurso);
+                  if (binarios == null) {
+                    throw new IOException(
+                        "no PostgreSQL " + versao + " binaries for " + sistema + "/" + arquitetura);
+                  }
+                  return binarios;
+                })
+            .setServerConfig("wal_level", "logical")
+            // zonky defaults to off: commits acknowledged before they are durable.
+            .setServerConfig("synchronous_commit", "on")
+            // zonky always passes -F; this -c comes after it and wins.
+            .setServerConfig("fsync", fsync ? "on" : "off")
+            .setServerConfig("max_replication_slots", "20")
+            .setServerConfig("max_wal_senders", "20")
+            // A stalled slot must not fill the disk.
+            .setServerConfig("max_slot_wal_keep_size", "1GB")
+            .setServerConfig("max_connections", "300");
+    parametros.forEach(configuracao::setServerConfig);
+    return configuracao;
   }
 
   private void criarBancoSeFaltar() {
@@ -398,8 +405,18 @@ public final class PostgresLocal implements AutoCloseable {
     private String banco = "pedidos";
     private String versao = versaoPedida(System::getProperty, System::getenv);
     private Duration esperaDeInicio = Duration.ofSeconds(60);
+    private final Map<String, String> parametros = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * A server setting on top of the ones every user gets (logical WAL, durable commits...), e.g.
+     * the benchmark's {@code track_commit_timestamp}; it wins over the default of the same name.
+     */
+    public Builder parametro(String nome, String valor) {
+      parametros.put(Objects.requireNonNull(nome), Objects.requireNonNull(valor));
+      return this;
+    }
 
     /** 0 (the default) picks a free port once; restarts keep it. */
     public Builder porta(int porta) {
