@@ -8,7 +8,7 @@
 #
 #   bench/ponta-a-ponta.sh                                   # the documented run, ~4 minutes
 #   bench/ponta-a-ponta.sh --frio 20 --aquecimento 10 --quente 20 --doc -   # a quick look, no doc
-#   bench/ponta-a-ponta.sh --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --jvm "-Xmx512m -XX:+UseSerialGC"
+#   bench/ponta-a-ponta.sh --java /usr/lib/jvm/temurin-25-jdk-amd64/bin/java --jvm "-Xms1g -Xmx1g"
 #
 # RECONSTRUIR=1 rebuilds the jars even if present. Every process it starts stops with it.
 set -euo pipefail

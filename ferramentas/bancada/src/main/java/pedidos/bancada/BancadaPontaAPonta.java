@@ -50,6 +50,7 @@ public final class BancadaPontaAPonta {
   private ProcessoJava kafka;
   private SistemaEmProcessos sistema;
   private ProcessoJava carga;
+  private String comandoDosServicos;
 
   private BancadaPontaAPonta(OpcoesDaBancada opcoes, Path trabalho) {
     this.opcoes = opcoes;
@@ -112,10 +113,9 @@ public final class BancadaPontaAPonta {
     HistoricoDaBancada.escrever(
         postgres.dataSource(), opcoes.historico(), opcoes.pedidosPorBloco());
 
-    sistema =
+    var construtor =
         SistemaEmProcessos.builder(postgres, bootstrap)
             .java(opcoes.java())
-            .opcoesDaJvm(opcoes.opcoesDaJvm())
             .segredoDoWebhook(SEGREDO)
             .assinaturaDoKafka("assinatura-local-da-bancada-de-registros-kafka")
             .ops("bancada", HexFormat.of().formatHex(new SecureRandom().generateSeed(16)))
@@ -124,14 +124,13 @@ public final class BancadaPontaAPonta {
             // As the earlier runs: the listener's concurrency spelled out, and a sweep that finds
             // nothing (what is measured is the Kafka path).
             .ambiente(Servico.APLICADOR, "APLICADOR_CONCORRENCIA", "3")
-            .ambiente(Servico.APLICADOR, "APLICADOR_VARREDURA_IDADE", "1d")
-            .construir();
-    log(
-        "starting the relay, then the receptor and the aplicador ("
-            + opcoes.java()
-            + " "
-            + String.join(" ", opcoes.opcoesDaJvm())
-            + ")");
+            .ambiente(Servico.APLICADOR, "APLICADOR_VARREDURA_IDADE", "1d");
+    if (opcoes.opcoesDaJvm() != null) {
+      construtor.opcoesDaJvm(opcoes.opcoesDaJvm());
+    }
+    sistema = construtor.construir();
+    comandoDosServicos = sistema.receptor().comando();
+    log("starting the relay, then the receptor and the aplicador: " + comandoDosServicos);
     long antesDosServicos = System.nanoTime();
     sistema.iniciar();
     long partidaMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - antesDosServicos);
@@ -181,6 +180,7 @@ public final class BancadaPontaAPonta {
     List<Medidas> eventos = medir(csv);
     return new RelatorioDaBancada(
             opcoes,
+            comandoDosServicos,
             inicioDaBancada,
             partidaMs,
             naPartida,

@@ -14,7 +14,8 @@ import java.util.List;
  * @param quente seconds measured warm
  * @param java the {@code java} the services run with (the load generator and broker use the
  *     driver's)
- * @param opcoesDaJvm the services' JVM options
+ * @param opcoesDaJvm the services' JVM options; {@code null}: {@code ServicoEmProcesso}'s default,
+ *     what the local launcher runs them with
  * @param doc the Markdown file whose benchmark section is rewritten; {@code null}: none
  */
 record OpcoesDaBancada(
@@ -33,14 +34,16 @@ record OpcoesDaBancada(
   static final String USO =
       """
       usage: bench/ponta-a-ponta.sh [--taxa 300] [--frio 60] [--aquecimento 60] [--quente 60]
-               [--postgres 17] [--java java] [--jvm "-Xms1g -Xmx1g"] [--historico 100000]
+               [--postgres 17] [--java java] [--jvm "OPTIONS"] [--historico 100000]
                [--pedidos-por-bloco 100] [--doc docs/BENCHMARKS-ponta-a-ponta.md | --doc -]
         --taxa         events/s of fresh signed orders, open loop
         --frio         seconds measured from the first event, right after every service is ready
         --aquecimento  seconds of load between the cold and the warm window
         --quente       seconds measured warm
         --postgres     PostgreSQL major version (15 to 18)
-        --java, --jvm  the java binary and JVM options of the three services
+        --java, --jvm  the java binary and JVM options of the three services (by default the
+                       driver's java and the options the local launcher gives them; the shell
+                       script this replaced used --jvm "-Xms1g -Xmx1g")
         --historico    orders applied a day ago, written before the services start
         --doc          the file whose benchmark section is rewritten; - for none""";
 
@@ -51,7 +54,7 @@ record OpcoesDaBancada(
     int quente = 60;
     String postgres = "17";
     String java = ProcessoJava.javaDestaJvm();
-    List<String> jvm = List.of("-Xms1g", "-Xmx1g");
+    List<String> jvm = null;
     int historico = 100_000;
     int porBloco = 100;
     Path doc = raiz.resolve("docs").resolve("BENCHMARKS-ponta-a-ponta.md");

@@ -19,6 +19,7 @@ final class RelatorioDaBancada {
           "receptor", "relay", "aplicador", "PostgreSQL (all backends)", "Kafka", "load generator");
 
   private final OpcoesDaBancada opcoes;
+  private final String comandoDosServicos;
   private final Instant inicio;
   private final long partidaMs;
   private final Amostra naPartida;
@@ -32,6 +33,7 @@ final class RelatorioDaBancada {
 
   RelatorioDaBancada(
       OpcoesDaBancada opcoes,
+      String comandoDosServicos,
       Instant inicio,
       long partidaMs,
       Amostra naPartida,
@@ -42,6 +44,7 @@ final class RelatorioDaBancada {
       long inicioUs,
       List<String> saidaDaCarga) {
     this.opcoes = opcoes;
+    this.comandoDosServicos = comandoDosServicos;
     this.inicio = inicio;
     this.partidaMs = partidaMs;
     this.naPartida = naPartida;
@@ -74,12 +77,12 @@ final class RelatorioDaBancada {
         fimDaCarga.cargaMedia());
     linha("");
     linha(
-        "- Services: `%s %s`; PostgreSQL %s (infra-local's settings: fsync and synchronous_commit"
+        "- Services: `%s`; PostgreSQL %s (infra-local's settings: fsync and synchronous_commit"
             + " on, wal_level=logical; plus track_commit_timestamp=on, shared_buffers=512MB,"
             + " max_wal_size=8GB, checkpoint_timeout=30min); Kafka: infra-local's KRaft broker"
             + " (SASL/SCRAM, ACLs) in its own JVM; the load generator in its own JVM, open loop,"
             + " %.0f events/s of fresh signed orders, never paused.",
-        opcoes.java(), String.join(" ", opcoes.opcoesDaJvm()), opcoes.postgres(), opcoes.taxa());
+        comandoDosServicos, opcoes.postgres(), opcoes.taxa());
     linha(
         "- Start-up: the relay, then the receptor and the aplicador, healthy %.1f s after the relay"
             + " was started. CPU each used to get there, ms: receptor %s, relay %s, aplicador %s.",

@@ -26,7 +26,6 @@ import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -59,37 +58,6 @@ public final class PostgresLocal implements AutoCloseable {
   // and Spring still want one.
   private static final String USUARIO = "postgres";
   private static final String SENHA = "postgres";
-
-  private static final String CRIAR_PAPEL =
-      """
-      DO $$
-      BEGIN
-        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN
-          CREATE ROLE %s LOGIN %s PASSWORD '%s';
-        END IF;
-      END $$
-      """;
-
-  /** Tables, sequences and the publication a superuser created (an older version migrated so). */
-  private static final String ADOTAR_OBJETOS =
-      """
-      DO $$
-      DECLARE
-        objeto record;
-      BEGIN
-        FOR objeto IN
-          SELECT format('ALTER TABLE %%I OWNER TO %%I', c.relname, '%1$s') AS comando
-            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
-             AND pg_get_userbyid(c.relowner) <> '%1$s'
-          UNION ALL
-          SELECT format('ALTER PUBLICATION %%I OWNER TO %%I', pubname, '%1$s')
-            FROM pg_publication WHERE pg_get_userbyid(pubowner) <> '%1$s'
-        LOOP
-          EXECUTE objeto.comando;
-        END LOOP;
-      END $$
-      """;
 
   private final int porta;
   private final String versao;
@@ -237,21 +205,7 @@ public final class PostgresLocal implements AutoCloseable {
    * created there as a superuser. Idempotent.
    */
   public synchronized void prepararPapeis() {
-    try (Connection conexao = dataSource.getConnection();
-        Statement comando = conexao.createStatement()) {
-      for (PapelNoBanco papel : PapelNoBanco.values()) {
-        comando.execute(
-            CRIAR_PAPEL.formatted(
-                papel.nome(),
-                papel.nome(),
-                papel == PapelNoBanco.PUBLICADOR ? "REPLICATION" : "NOREPLICATION",
-                papel.senhaLocal()));
-      }
-      comando.execute("ALTER DATABASE " + banco + " OWNER TO " + PapelNoBanco.DONO.nome());
-      comando.execute(ADOTAR_OBJETOS.formatted(PapelNoBanco.DONO.nome()));
-    } catch (SQLException e) {
-      throw new IllegalStateException("could not create the system's roles", e);
-    }
+    PreparoDoBanco.prepararPapeis(dataSource, banco);
   }
 
   /**
@@ -259,12 +213,7 @@ public final class PostgresLocal implements AutoCloseable {
    * role: what a deployment's migration step does before the services start.
    */
   public synchronized void prepararBanco() {
-    prepararPapeis();
-    Flyway.configure()
-        .dataSource(jdbcUrl(), PapelNoBanco.DONO.nome(), PapelNoBanco.DONO.senhaLocal())
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
+    PreparoDoBanco.prepararBanco(dataSource, jdbcUrl());
   }
 
   private EmbeddedPostgres.Builder configuracao() {

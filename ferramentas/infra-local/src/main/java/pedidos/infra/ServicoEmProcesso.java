@@ -59,6 +59,11 @@ public final class ServicoEmProcesso implements AutoCloseable {
     return nome;
   }
 
+  /** Its command line up to the jar: the java binary and the JVM options (for reports). */
+  public String comando() {
+    return String.join(" ", comando.subList(0, comando.indexOf("-jar") + 2));
+  }
+
   public synchronized ServicoEmProcesso iniciar() {
     if (vivo()) {
       throw new IllegalStateException(nome + " is already running");

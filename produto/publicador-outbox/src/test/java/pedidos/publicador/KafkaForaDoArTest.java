@@ -19,8 +19,8 @@ import pedidos.infra.KafkaLocal;
 /**
  * Kafka goes away under a running relay: the batch in flight fails, the engine stops and is
  * restarted again and again with a back-off, nothing is skipped; when a broker answers on the same
- * address again, everything written meanwhile is published. A broker of its own (infra-local's,
- * on a fixed port, without authentication), so the shared one stays up for the other tests.
+ * address again, everything written meanwhile is published. A broker of its own (infra-local's, on
+ * a fixed port, without authentication), so the shared one stays up for the other tests.
  */
 class KafkaForaDoArTest {
 
