@@ -131,18 +131,6 @@ public final class BancadaPontaAPonta {
     sistema = construtor.construir();
     comandoDosServicos = sistema.receptor().comando();
     log("starting the relay, then the receptor and the aplicador: " + comandoDosServicos);
-    long antesDosServicos = System.nanoTime();
-    sistema.iniciar();
-    long partidaMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - antesDosServicos);
-
-    var cpu = new CpuDosProcessos(postgres.diretorioDeDados());
-    cpu.acompanhar("receptor", sistema.receptor().pid());
-    cpu.acompanhar("relay", sistema.relay().pid());
-    cpu.acompanhar("aplicador", sistema.aplicador().pid());
-    cpu.acompanhar("kafka", kafka.pid());
-    CpuDosProcessos.Amostra naPartida = cpu.ler();
-    log("every service healthy " + partidaMs + " ms after the first was started: load now");
-
     Path csv = trabalho.resolve("carga.csv");
     Path sinal = trabalho.resolve("medir");
     carga =
@@ -161,9 +149,26 @@ public final class BancadaPontaAPonta {
                 String.valueOf(opcoes.pedidosPorBloco()),
                 sinal.toString()),
             trabalho.resolve("carga.log"));
+    // Every request signed before the services start; it waits for the go.
+    carga.aguardarLinha("PREPARADO", Duration.ofMinutes(5));
+    long antesDosServicos = System.nanoTime();
+    sistema.iniciar();
+    long partidaMs = TimeUnit.NANOSECONDS.toMillis(System.nanoTime() - antesDosServicos);
+    Files.createFile(Path.of(sinal + ".inicio"));
+    long prontoUs = agoraUs();
+
+    var cpu = new CpuDosProcessos(postgres.diretorioDeDados());
+    cpu.acompanhar("receptor", sistema.receptor().pid());
+    cpu.acompanhar("relay", sistema.relay().pid());
+    cpu.acompanhar("aplicador", sistema.aplicador().pid());
+    cpu.acompanhar("kafka", kafka.pid());
+    CpuDosProcessos.Amostra naPartida = cpu.ler();
+    log("every service healthy " + partidaMs + " ms after the first was started: load started");
+
     cpu.acompanhar("carga", carga.pid());
     long inicioUs =
         Long.parseLong(carga.aguardarLinha("MEDINDO", Duration.ofMinutes(2)).substring(8).trim());
+    log("first event " + (inicioUs - prontoUs) / 1000 + " ms after every service was healthy");
     Map<Integer, CpuDosProcessos.Amostra> amostras = amostrar(cpu, inicioUs);
     carga.aguardarLinha("measured:", Duration.ofSeconds(opcoes.total() + 180L));
     CpuDosProcessos.Amostra fimDaCarga = cpu.ler();
@@ -183,6 +188,7 @@ public final class BancadaPontaAPonta {
             comandoDosServicos,
             inicioDaBancada,
             partidaMs,
+            (inicioUs - prontoUs) / 1000,
             naPartida,
             amostras,
             fimDaCarga,

@@ -37,8 +37,10 @@ import pedidos.dominio.Status;
  * resposta_us,status} (epoch microseconds from this machine's wall clock, the clock PostgreSQL's
  * {@code now()} and commit timestamps use), and prints {@code CARGA} when it starts sending, {@code
  * MEDINDO <us>} when the measured part starts and {@code ENVIO TERMINADO <us>} after its last send;
- * given a signal file, it exits only once {@code <signal file>.fim} exists too (the driver reads
- * this process's CPU time before that).
+ * given a signal file, it signs every request, prints {@code PREPARADO} and waits for {@code
+ * <signal file>.inicio} before it starts (so the driver can start the services on a machine where
+ * this JVM is idle, and the load the instant they are ready), and it exits only once {@code <signal
+ * file>.fim} exists too (the driver reads this process's CPU time before that).
  *
  * <pre>
  * CargaConstante URL SECRET RATE WARMUP_S DURATION_S CSV PREFIX [ORDERS_PER_BLOCK [SIGNAL_FILE]]
@@ -141,6 +143,11 @@ public final class CargaConstante {
       remetente.start();
     }
     double intervaloNanos = 1e9 / taxa;
+    if (sinal != null) {
+      System.out.println("PREPARADO");
+      System.out.flush();
+      esperarPor(Path.of(sinal + ".inicio"));
+    }
     System.out.printf(
         "CARGA: %d warm-up + %d measured events at %.0f/s to %s%n",
         nAquecimento, nMedidos, taxa, url);

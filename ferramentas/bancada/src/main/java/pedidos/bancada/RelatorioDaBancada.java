@@ -22,6 +22,7 @@ final class RelatorioDaBancada {
   private final String comandoDosServicos;
   private final Instant inicio;
   private final long partidaMs;
+  private final long atePrimeiroEventoMs;
   private final Amostra naPartida;
   private final Map<Integer, Amostra> amostras;
   private final Amostra fimDaCarga;
@@ -36,6 +37,7 @@ final class RelatorioDaBancada {
       String comandoDosServicos,
       Instant inicio,
       long partidaMs,
+      long atePrimeiroEventoMs,
       Amostra naPartida,
       Map<Integer, Amostra> amostras,
       Amostra fimDaCarga,
@@ -47,6 +49,7 @@ final class RelatorioDaBancada {
     this.comandoDosServicos = comandoDosServicos;
     this.inicio = inicio;
     this.partidaMs = partidaMs;
+    this.atePrimeiroEventoMs = atePrimeiroEventoMs;
     this.naPartida = naPartida;
     this.amostras = amostras;
     this.fimDaCarga = fimDaCarga;
@@ -85,8 +88,10 @@ final class RelatorioDaBancada {
         comandoDosServicos, opcoes.postgres(), opcoes.taxa());
     linha(
         "- Start-up: the relay, then the receptor and the aplicador, healthy %.1f s after the relay"
-            + " was started. CPU each used to get there, ms: receptor %s, relay %s, aplicador %s.",
+            + " was started; the first event %d ms after that. CPU each used to get there, ms:"
+            + " receptor %s, relay %s, aplicador %s.",
         partidaMs / 1000.0,
+        atePrimeiroEventoMs,
         ms(naPartida.ticks().get("receptor")),
         ms(naPartida.ticks().get("relay")),
         ms(naPartida.ticks().get("aplicador")));
