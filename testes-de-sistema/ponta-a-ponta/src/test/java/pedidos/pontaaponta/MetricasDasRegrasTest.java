@@ -39,18 +39,18 @@ class MetricasDasRegrasTest {
 
   private PostgresLocal postgres;
   private KafkaLocal kafka;
-  private SistemaEmProcessos sistema;
+  private SistemaDoTeste sistema;
 
   @BeforeAll
   void iniciar() {
     postgres = PostgresLocal.builder().fsync(false).iniciar();
-    kafka = SistemaEmProcessos.kafkaNaPorta(SistemaEmProcessos.portaLivre());
+    kafka = SistemaDoTeste.kafkaNaPorta(SistemaDoTeste.portaLivre());
     sistema =
-        new SistemaEmProcessos(
+        new SistemaDoTeste(
                 postgres,
                 kafka.bootstrapServers(),
                 // Reconciliation's API is not running: its rounds fail, its cursor gauge stays.
-                URI.create("http://127.0.0.1:" + SistemaEmProcessos.portaLivre()),
+                URI.create("http://127.0.0.1:" + SistemaDoTeste.portaLivre()),
                 "token-das-regras")
             .iniciar();
   }
@@ -133,7 +133,7 @@ class MetricasDasRegrasTest {
 
     // The slot's lag is measured, not unknown, once the active relay has read its slot.
     ServicoEmProcesso ativo =
-        SistemaEmProcessos.papel(sistema.relay).orElse("").equals("ATIVO")
+        SistemaDoTeste.papel(sistema.relay).orElse("").equals("ATIVO")
             ? sistema.relay
             : sistema.reserva;
     await()
@@ -160,7 +160,7 @@ class MetricasDasRegrasTest {
             HttpRequest.newBuilder(
                     URI.create(
                         "http://127.0.0.1:" + servico.portaDeGestao() + "/actuator/prometheus"))
-                .header("Authorization", SistemaEmProcessos.autorizacaoDeOps())
+                .header("Authorization", SistemaDoTeste.autorizacaoDeOps())
                 .timeout(Duration.ofSeconds(5))
                 .build(),
             HttpResponse.BodyHandlers.ofString());
