@@ -15,7 +15,9 @@ import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import pedidos.contrato.AssinaturaDeWebhook;
+import pedidos.infra.ArquivoDeClasses;
 import pedidos.infra.InfraLocal;
+import pedidos.infra.OpcoesDaJvm;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.ServicoEmProcesso;
 import pedidos.infra.UsuarioDoKafka;
@@ -151,7 +153,11 @@ public final class SistemaLocal {
   }
 
   private ServicoEmProcesso.Builder servico(String modulo, int porta, PapelNoBanco papel) {
-    var servico = ServicoEmProcesso.builder(modulo, jar(modulo));
+    // The services' JVM options (produto/opcoes-da-jvm) and their class archive (docs/ARRANQUE.md).
+    var partida = ArquivoDeClasses.preparar(jar(modulo));
+    var opcoesDaJvm = new ArrayList<>(OpcoesDaJvm.dosServicos());
+    opcoesDaJvm.addAll(partida.opcoes());
+    var servico = ServicoEmProcesso.builder(modulo, partida.jar()).opcoesDaJvm(opcoesDaJvm);
     // Each service authenticates to Kafka as its own user, under the ACLs of a deployment.
     switch (papel) {
       case PUBLICADOR -> UsuarioDoKafka.PUBLICADOR.variaveisDeAmbiente().forEach(servico::ambiente);
