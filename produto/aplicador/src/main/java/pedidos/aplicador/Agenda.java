@@ -14,6 +14,12 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.concurrent.ThreadPoolTaskScheduler;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.aplicador.aplicacao.AplicadorDeEventos;
+import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.reconciliacao.ClienteDaLoja;
+import pedidos.aplicador.reconciliacao.Reconciliacao;
+import pedidos.aplicador.retencao.Retencao;
+import pedidos.aplicador.varredura.Varredura;
 
 /**
  * The applier's periodic work: the sweep, reconciliation when the orders API is configured, and the

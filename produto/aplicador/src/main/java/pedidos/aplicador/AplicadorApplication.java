@@ -19,6 +19,13 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.context.annotation.Bean;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import pedidos.aplicador.apagamento.ApagamentoDeCliente;
+import pedidos.aplicador.apagamento.ResumoDoApagamento;
+import pedidos.aplicador.replay.OpcoesDeReplay;
+import pedidos.aplicador.replay.Replay;
+import pedidos.aplicador.replay.ResumoDoReplay;
+import pedidos.aplicador.retencao.ResumoDaRetencao;
+import pedidos.aplicador.retencao.Retencao;
 import pedidos.dominio.MascaraDeEmail;
 import pedidos.esquema.EsquemaNaPartida;
 
@@ -77,7 +84,7 @@ public class AplicadorApplication {
    * @return 0 done (or nothing to do), 1 failed part way (run it again: it is idempotent), 2 usage,
    *     3 the database is down, unsupported or not migrated
    */
-  static int apagarCliente(
+  public static int apagarCliente(
       List<String> argumentos, Map<String, String> ambiente, PrintStream saida) {
     String uso = "usage: apagar-cliente --email=ADDRESS (as the owner role: SPRING_FLYWAY_USER)";
     if (argumentos.size() != 1 || !argumentos.get(0).startsWith("--email=")) {
@@ -145,7 +152,7 @@ public class AplicadorApplication {
    * aplicador.retencao.*} settings from the environment ({@code APLICADOR_RETENCAO_LOTE=...}); for
    * an operator who shortened a period, and for the benchmark. No Spring context, no Kafka.
    */
-  static int reter(Map<String, String> ambiente, PrintStream saida) {
+  public static int reter(Map<String, String> ambiente, PrintStream saida) {
     String url = ambiente.get("SPRING_DATASOURCE_URL");
     if (url == null || url.isBlank()) {
       System.err.println("reter needs SPRING_DATASOURCE_URL (and _USERNAME, _PASSWORD)");

@@ -35,7 +35,7 @@ import pedidos.contrato.TopicosDoKafka;
  */
 @Validated
 @ConfigurationProperties("aplicador")
-record AplicadorProperties(
+public record AplicadorProperties(
     @DefaultValue(TopicosDoKafka.EVENTOS) @NotBlank String topico,
     @DefaultValue(TopicosDoKafka.DESCARTE) @NotBlank String topicoDeDescarte,
     @DefaultValue @Valid Topicos topicos,
@@ -51,7 +51,7 @@ record AplicadorProperties(
     @DefaultValue @Valid Retencao retencao,
     List<String> assinatura) {
 
-  AplicadorProperties {
+  public AplicadorProperties {
     assinatura = assinatura == null ? List.of() : List.copyOf(assinatura);
   }
 
@@ -79,8 +79,9 @@ record AplicadorProperties(
   /**
    * What the applier needs of {@code loja.eventos} and its dead-letter topic. The relay owns both
    * (it creates them and corrects their settings at its start, from {@code publicador.topicos.*});
-   * this service only checks them before its listener reads ({@link VerificacaoDosTopicos}) and
-   * refuses to start on what it cannot live with.
+   * this service only checks them before its listener reads ({@link
+   * pedidos.aplicador.ouvinte.VerificacaoDosTopicos}) and refuses to start on what it cannot live
+   * with.
    *
    * @param particoes the fewest partitions {@code loja.eventos} may have: at least the listener
    *     threads of every applier of the deployment (instances × {@code concorrencia}), and what the
@@ -91,13 +92,13 @@ record AplicadorProperties(
    *     refusing; services start in any order
    * @param intervalo between two checks while waiting
    */
-  record Topicos(
+  public record Topicos(
       @DefaultValue("" + TopicosDoKafka.PARTICOES) @Min(1) int particoes,
       @NotNull @DurationMin(hours = 1) Duration janelaDeReplay,
       @DefaultValue("2m") @NotNull Duration espera,
       @DefaultValue("5s") @NotNull @DurationMin(millis = 1) Duration intervalo) {
 
-    Topicos {
+    public Topicos {
       // The contract's window, which the relay's retention of loja.eventos defaults to as well.
       janelaDeReplay = janelaDeReplay == null ? TopicosDoKafka.JANELA_DE_REPLAY : janelaDeReplay;
     }
@@ -105,13 +106,13 @@ record AplicadorProperties(
 
   /**
    * The operators' credentials ({@code PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Checked
-   * when the web server starts ({@link SegurancaDasOperacoes}), not here: the replay command runs
-   * without a web server and needs none.
+   * when the web server starts ({@link pedidos.aplicador.painel.SegurancaDasOperacoes}), not here:
+   * the replay command runs without a web server and needs none.
    *
    * @param usuario the user name for HTTP Basic
    * @param senha at least 16 characters; held only hashed once the service has started
    */
-  record Ops(@DefaultValue("") String usuario, @DefaultValue("") String senha) {
+  public record Ops(@DefaultValue("") String usuario, @DefaultValue("") String senha) {
 
     @Override
     public String toString() {
@@ -129,7 +130,7 @@ record AplicadorProperties(
    * @param tempoLimite statement timeout of those connections; a slow query fails the page, never
    *     holds a connection for long
    */
-  record Painel(
+  public record Painel(
       @DefaultValue("5s") @NotNull Duration cache,
       @DefaultValue("2") @Min(1) int conexoes,
       @DefaultValue("5s") @NotNull Duration tempoLimite) {}
@@ -149,7 +150,7 @@ record AplicadorProperties(
    * @param pausaEntreLotes a pause between batches, so that a run leaves the database to the
    *     receptor's inserts and the applies (its effect is measured in docs/BENCHMARKS.md)
    */
-  record Retencao(
+  public record Retencao(
       @DefaultValue("true") boolean ligada,
       @DefaultValue("30d") @NotNull Duration caixaDeEntrada,
       @DefaultValue("30d") @NotNull Duration quarentena,
@@ -161,7 +162,7 @@ record AplicadorProperties(
     /** No period may be shorter: a value written without its unit is read as milliseconds. */
     static final Duration MINIMO = Duration.ofDays(1);
 
-    Retencao {
+    public Retencao {
       exigirMinimo("caixa-de-entrada", caixaDeEntrada);
       exigirMinimo("quarentena", quarentena);
       exigirMinimo("outbox", outbox);
@@ -189,7 +190,7 @@ record AplicadorProperties(
    * @param intervalo the pause between rounds
    * @param lote events per round
    */
-  record Varredura(
+  public record Varredura(
       @DefaultValue("30s") @NotNull Duration idade,
       @DefaultValue("5s") @NotNull Duration intervalo,
       @DefaultValue("200") @Min(1) int lote) {}
@@ -209,7 +210,7 @@ record AplicadorProperties(
    *     again by the next round, and an order dated in the future cannot carry the cursor past
    *     orders not yet read
    */
-  record Reconciliacao(
+  public record Reconciliacao(
       @DefaultValue("") String url,
       @DefaultValue("") String token,
       @DefaultValue("5m") @NotNull Duration intervalo,
@@ -219,7 +220,7 @@ record AplicadorProperties(
       @DefaultValue("50") @Min(1) int paginasPorRodada,
       @DefaultValue("1m") @NotNull Duration margem) {
 
-    boolean ligada() {
+    public boolean ligada() {
       return url != null && !url.isBlank();
     }
   }

@@ -5,22 +5,24 @@ import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
+import pedidos.aplicador.aplicacao.EventoAplicado;
+import pedidos.aplicador.reconciliacao.RodadaDeReconciliacao;
 import pedidos.contrato.AssinaturaDeRegistro;
 
 /** The one seam through which the applier reports what it did. */
 @Component
-class MetricasDoAplicador {
+public class MetricasDoAplicador {
 
   private final MeterRegistry registro;
 
-  MetricasDoAplicador(MeterRegistry registro) {
+  public MetricasDoAplicador(MeterRegistry registro) {
     this.registro = registro;
   }
 
   /**
    * @param origem {@code kafka}, {@code varredura}, {@code reconciliacao} or {@code replay}
    */
-  void aplicado(String origem, EventoAplicado evento, long nanos) {
+  public void aplicado(String origem, EventoAplicado evento, long nanos) {
     Counter.builder("aplicador.eventos")
         .description("Events applied, by result and by the path that applied them")
         .tag("resultado", evento.resultado().codigo())
@@ -42,7 +44,7 @@ class MetricasDoAplicador {
     }
   }
 
-  void reconciliacao(RodadaDeReconciliacao rodada) {
+  public void reconciliacao(RodadaDeReconciliacao rodada) {
     registro
         .counter("aplicador.reconciliacao.rodadas", "situacao", rodada.situacao().name())
         .increment();
@@ -59,7 +61,7 @@ class MetricasDoAplicador {
    *
    * @param origem {@code kafka} or {@code varredura}
    */
-  void falhaDeAplicacao(String origem) {
+  public void falhaDeAplicacao(String origem) {
     registro.counter("aplicador.falhas_de_aplicacao", "origem", origem).increment();
   }
 
@@ -69,7 +71,7 @@ class MetricasDoAplicador {
    *
    * @param origem {@code kafka} or {@code replay}
    */
-  void registroNaoAutenticado(String origem, AssinaturaDeRegistro.Veredicto veredicto) {
+  public void registroNaoAutenticado(String origem, AssinaturaDeRegistro.Veredicto veredicto) {
     Counter.builder("aplicador.registros_nao_autenticados")
         .description("Records refused for a missing or wrong relay signature")
         .tag("origem", origem)
@@ -78,7 +80,7 @@ class MetricasDoAplicador {
         .increment();
   }
 
-  void falhaNaVarredura() {
+  public void falhaNaVarredura() {
     registro.counter("aplicador.varredura.falhas").increment();
   }
 
@@ -88,7 +90,7 @@ class MetricasDoAplicador {
    * @param tabela {@code webhook_eventos}, {@code webhook_quarentena} or {@code outbox}
    * @param acao {@code redigida}, {@code apagada} or {@code email_removido}
    */
-  void retencao(String tabela, String acao, long linhas) {
+  public void retencao(String tabela, String acao, long linhas) {
     Counter.builder("aplicador.retencao.linhas")
         .description("Rows the retention job changed, by table and by what it did to them")
         .tag("tabela", tabela)
@@ -97,7 +99,7 @@ class MetricasDoAplicador {
         .increment(linhas);
   }
 
-  void loteDeRetencao(String tabela, long nanos) {
+  public void loteDeRetencao(String tabela, long nanos) {
     Timer.builder("aplicador.retencao.lote")
         .description("Time of one retention batch (one transaction)")
         .tag("tabela", tabela)
@@ -107,14 +109,14 @@ class MetricasDoAplicador {
   }
 
   /** A scheduled retention run that ended, well or in a failure (the next run starts over). */
-  void rodadaDeRetencao(boolean concluida) {
+  public void rodadaDeRetencao(boolean concluida) {
     registro
         .counter("aplicador.retencao.rodadas", "situacao", concluida ? "concluida" : "falha")
         .increment();
   }
 
   /** One round of the status page's queries; page loads served from its cache do not count. */
-  void rodadaDoPainel() {
+  public void rodadaDoPainel() {
     registro.counter("aplicador.painel.rodadas").increment();
   }
 }

@@ -14,7 +14,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.ApiDaLojaDeTeste.Comportamento;
+import pedidos.aplicador.aplicacao.AplicadorDeEventos;
+import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.reconciliacao.ApiDaLojaDeTeste;
+import pedidos.aplicador.reconciliacao.ApiDaLojaDeTeste.Comportamento;
+import pedidos.aplicador.retencao.Retencao;
+import pedidos.aplicador.varredura.Varredura;
 
 /** The periodic tasks as the service schedules them, with the orders API held slow. */
 class AgendaTest extends ContextoDoAplicador {

@@ -8,14 +8,14 @@ import pedidos.contrato.TopicosDoKafka;
 import pedidos.infra.InfraDeTeste;
 
 /** Records as the relay writes them: signed with the tests' key, which the context is given. */
-final class Assinados {
+public final class Assinados {
 
   private static final AssinaturaDeRegistro ASSINATURA =
       AssinaturaDeRegistro.de(List.of(InfraDeTeste.ASSINATURA_LOCAL));
 
   private Assinados() {}
 
-  static ProducerRecord<String, String> registro(String topico, String chave, String valor) {
+  public static ProducerRecord<String, String> registro(String topico, String chave, String valor) {
     var registro = new ProducerRecord<>(topico, chave, valor);
     registro
         .headers()

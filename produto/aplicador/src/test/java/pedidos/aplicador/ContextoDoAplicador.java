@@ -19,7 +19,7 @@ import pedidos.infra.PapelNoBanco;
       "aplicador.espera-maxima-entre-tentativas=500ms",
       "aplicador.tarefas-periodicas=false"
     })
-abstract class ContextoDoAplicador {
+public abstract class ContextoDoAplicador {
 
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
@@ -32,7 +32,7 @@ abstract class ContextoDoAplicador {
    * The database's administrator, for what the applier's role rightly cannot do and a test must:
    * lose rows, as a restore from an old backup would.
    */
-  static JdbcClient comoAdministrador() {
+  protected static JdbcClient comoAdministrador() {
     return JdbcClient.create(InfraLocal.compartilhada().postgres().dataSource());
   }
 }

@@ -25,17 +25,17 @@ import pedidos.infra.InfraDeTeste;
  * replay window, the dead-letter topic sized for dead letters), for this module's tests, which play
  * the relay: in a deployment the relay owns them and the applier only checks them at start.
  */
-final class TopicosDeTeste {
+public final class TopicosDeTeste {
 
   static final int PARTICOES = 12;
-  static final Duration RETENCAO = Duration.ofDays(14);
+  public static final Duration RETENCAO = Duration.ofDays(14);
 
   private static boolean prontos;
 
   private TopicosDeTeste() {}
 
   /** {@code loja.eventos} and {@code loja.eventos.DLT}, once per JVM, before any context starts. */
-  static synchronized void comoORelay() {
+  public static synchronized void comoORelay() {
     if (prontos) {
       return;
     }
@@ -48,7 +48,7 @@ final class TopicosDeTeste {
    * Creates the topic, or gives one that exists (auto-created by a test's producer, say) the
    * partitions and settings.
    */
-  static void criar(String nome, int particoes, Duration retencao, int bytes) {
+  public static void criar(String nome, int particoes, Duration retencao, int bytes) {
     Map<String, String> configuracoes =
         Map.of(
             TopicConfig.RETENTION_MS_CONFIG, Long.toString(retencao.toMillis()),

@@ -1,9 +1,0 @@
-package pedidos.aplicador;
-
-import java.util.List;
-import pedidos.dominio.Efeito;
-import pedidos.dominio.Resultado;
-
-/** What one apply did: the result recorded for the event and the effects it added to the outbox. */
-record EventoAplicado(
-    String eventoId, String pedidoId, Resultado resultado, List<Efeito> efeitos) {}

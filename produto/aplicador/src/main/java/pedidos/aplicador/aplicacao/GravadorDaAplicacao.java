@@ -1,0 +1,100 @@
+package pedidos.aplicador.aplicacao;
+
+import java.util.ArrayList;
+import java.util.List;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import pedidos.dominio.Efeito;
+import pedidos.dominio.Escrita;
+
+/**
+ * The apply's second round trip: stores what {@link pedidos.dominio.PoliticaDeAplicacao} decided,
+ * in one statement, and decides nothing.
+ */
+final class GravadorDaAplicacao {
+
+  // Everything the apply decided, in one statement: the order's new state, the effects that are new
+  // (returned: a repeated effect is not recorded twice), the event's verdict, and the corrected
+  // verdicts of the order's other facts (a late fact can change them). The two updates of the inbox
+  // touch different rows.
+  static final String GRAVAR_APLICACAO =
+      """
+      WITH estado AS (
+        INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem)
+        VALUES (:pedidoId, :status, :total, :email, :versao)
+        ON CONFLICT (id) DO UPDATE
+           SET status = EXCLUDED.status,
+               total_centavos = EXCLUDED.total_centavos,
+               cliente_email = EXCLUDED.cliente_email,
+               versao_origem = EXCLUDED.versao_origem,
+               atualizado_em = now()
+         WHERE (pedidos.status, pedidos.total_centavos, pedidos.cliente_email, pedidos.versao_origem)
+               IS DISTINCT FROM
+               (EXCLUDED.status, EXCLUDED.total_centavos, EXCLUDED.cliente_email, EXCLUDED.versao_origem)
+      ), efeitos AS (
+        INSERT INTO outbox (pedido_id, efeito, status, total_centavos, cliente_email)
+        SELECT :pedidoId, efeito, :status, :total, :email
+          FROM unnest(CAST(:efeitos AS text[])) AS efeito
+        ON CONFLICT DO NOTHING
+        RETURNING efeito
+      ), assentado AS (
+        UPDATE webhook_eventos
+           SET aplicado_em = COALESCE(aplicado_em, now()), resultado = :resultado, motivo = NULL
+         WHERE evento_id = :eventoId
+      ), corrigidos AS (
+        UPDATE webhook_eventos w
+           SET resultado = c.resultado
+          FROM unnest(CAST(:corrigidos AS text[]), CAST(:veredictos AS text[])) AS c (evento_id, resultado)
+         WHERE w.evento_id = c.evento_id AND w.evento_id <> :eventoId
+      )
+      SELECT efeito FROM efeitos
+      """;
+
+  static final String ASSENTAR_EVENTO =
+      """
+      UPDATE webhook_eventos
+         SET aplicado_em = COALESCE(aplicado_em, now()), resultado = :resultado, motivo = :motivo
+       WHERE evento_id = :eventoId
+      """;
+
+  private final JdbcClient jdbc;
+
+  GravadorDaAplicacao(JdbcClient jdbc) {
+    this.jdbc = jdbc;
+  }
+
+  /**
+   * @return the effects inserted into the outbox: those of {@code gravar} that it did not hold
+   */
+  List<Efeito> gravar(String pedidoId, Escrita.Gravar gravar) {
+    List<String> corrigidos = new ArrayList<>(gravar.correcoes().size());
+    List<String> veredictos = new ArrayList<>(gravar.correcoes().size());
+    gravar
+        .correcoes()
+        .forEach(
+            (eventoId, veredicto) -> {
+              corrigidos.add(eventoId);
+              veredictos.add(veredicto.codigo());
+            });
+    return jdbc.sql(GRAVAR_APLICACAO)
+        .param("pedidoId", pedidoId)
+        .param("status", gravar.estado().status().codigo())
+        .param("total", gravar.estado().totalCentavos())
+        .param("email", gravar.estado().clienteEmail())
+        .param("versao", gravar.estado().versaoOrigem())
+        .param("efeitos", gravar.efeitos().stream().map(Efeito::codigo).toArray(String[]::new))
+        .param("eventoId", gravar.eventoId())
+        .param("resultado", gravar.resultado().codigo())
+        .param("corrigidos", corrigidos.toArray(String[]::new))
+        .param("veredictos", veredictos.toArray(String[]::new))
+        .query((rs, n) -> Efeito.doCodigo(rs.getString("efeito")))
+        .list();
+  }
+
+  void assentar(Escrita.Assentar assentar) {
+    jdbc.sql(ASSENTAR_EVENTO)
+        .param("eventoId", assentar.eventoId())
+        .param("resultado", assentar.resultado().codigo())
+        .param("motivo", assentar.motivo())
+        .update();
+  }
+}

@@ -1,0 +1,258 @@
+package pedidos.aplicador.reconciliacao;
+
+import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.MeterRegistry;
+import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
+import java.time.OffsetDateTime;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.concurrent.atomic.AtomicReference;
+import javax.sql.DataSource;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+import org.springframework.jdbc.CannotGetJdbcConnectionException;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.transaction.support.TransactionTemplate;
+import pedidos.aplicador.AplicadorProperties;
+import pedidos.aplicador.MetricasDoAplicador;
+import pedidos.aplicador.aplicacao.AplicadorDeEventos;
+import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.aplicacao.LeitorDeEventos;
+import pedidos.aplicador.reconciliacao.RodadaDeReconciliacao.Situacao;
+import pedidos.contrato.RegistroDeEvento;
+import pedidos.dominio.Interpretacao;
+import pedidos.dominio.ModoDeAplicacao;
+import pedidos.dominio.VersaoDoFato;
+
+/**
+ * Webhooks get lost; the provider's orders API is the source of truth. Each round reads the orders
+ * updated since the cursor (minus an overlap, for orders updated while the last round read), stores
+ * each as a fact of its own, so the inbox stays the complete record of what we know, moves the
+ * cursor once the page is stored, and applies the facts through the same transaction as any
+ * webhook.
+ */
+public class Reconciliacao {
+
+  private static final Logger log = LoggerFactory.getLogger(Reconciliacao.class);
+
+  /** The row of {@code cursores} this reconciliation keeps; V1 creates it. */
+  public static final String CURSOR = "pedidos_loja";
+
+  // The two-int form of advisory locks is a key space apart from the orders' bigint keys.
+  static final String TRAVAR_RODADA =
+      """
+      SELECT pg_try_advisory_lock(1349284, 1)
+      """;
+
+  static final String DESTRAVAR_RODADA =
+      """
+      SELECT pg_advisory_unlock(1349284, 1)
+      """;
+
+  static final String LER_CURSOR =
+      """
+      SELECT valor FROM cursores WHERE nome = :nome
+      """;
+
+  // Never backwards, except down to the ceiling (now minus the margin): a cursor that an order
+  // dated in the future once carried ahead is brought back, or it would skip every order until
+  // then.
+  static final String AVANCAR_CURSOR =
+      """
+      UPDATE cursores SET valor = LEAST(GREATEST(valor, :valor), :teto) WHERE nome = :nome
+      """;
+
+  private final ClienteDaLoja loja;
+  private final JdbcClient jdbc;
+  private final CaixaDeEntrada caixaDeEntrada;
+  private final AplicadorDeEventos aplicador;
+  private final MetricasDoAplicador metricas;
+  private final DataSource dataSource;
+  private final TransactionTemplate transacao;
+  private final Duration sobreposicao;
+  private final Duration margem;
+  private final int paginasPorRodada;
+  private final Clock relogio;
+  private final AtomicReference<Instant> cursorLido = new AtomicReference<>();
+
+  public Reconciliacao(
+      ClienteDaLoja loja,
+      JdbcClient jdbc,
+      CaixaDeEntrada caixaDeEntrada,
+      AplicadorDeEventos aplicador,
+      MetricasDoAplicador metricas,
+      DataSource dataSource,
+      TransactionTemplate transacao,
+      AplicadorProperties.Reconciliacao config,
+      Clock relogio,
+      MeterRegistry registro) {
+    this.loja = loja;
+    this.jdbc = jdbc;
+    this.caixaDeEntrada = caixaDeEntrada;
+    this.aplicador = aplicador;
+    this.metricas = metricas;
+    this.dataSource = dataSource;
+    this.transacao = transacao;
+    this.sobreposicao = config.sobreposicao();
+    this.margem = config.margem();
+    this.paginasPorRodada = config.paginasPorRodada();
+    this.relogio = relogio;
+    Gauge.builder(
+            "aplicador.reconciliacao.cursor.idade",
+            cursorLido,
+            cursor ->
+                cursor.get() == null
+                    ? Double.NaN
+                    // Never negative: a cursor ahead of the clock (an order dated in the future
+                    // before the ceiling existed, or clocks apart) is not "behind by less than 0".
+                    : Math.max(0, Duration.between(cursor.get(), relogio.instant()).toMillis())
+                        / 1000.0)
+        .description("How far behind now the reconciliation cursor is, in seconds")
+        .baseUnit("seconds")
+        .register(registro);
+  }
+
+  /**
+   * One round. A session-level lock on a connection of its own makes sure only one instance runs it
+   * at a time; the round's own work commits in transactions of its own, page by page.
+   */
+  public RodadaDeReconciliacao reconciliar() {
+    RodadaDeReconciliacao resultado;
+    try (Connection trava = dataSource.getConnection()) {
+      if (!comando(trava, TRAVAR_RODADA)) {
+        resultado = RodadaDeReconciliacao.sem(Situacao.OCUPADA);
+      } else {
+        try {
+          resultado = ler();
+        } finally {
+          comando(trava, DESTRAVAR_RODADA);
+        }
+      }
+    } catch (SQLException e) {
+      throw new CannotGetJdbcConnectionException("reconciliation lock", e);
+    }
+    metricas.reconciliacao(resultado);
+    return resultado;
+  }
+
+  private RodadaDeReconciliacao ler() {
+    Instant cursor =
+        jdbc.sql(LER_CURSOR).param("nome", CURSOR).query(OffsetDateTime.class).single().toInstant();
+    cursorLido.set(cursor);
+    Instant teto = relogio.instant().minus(margem);
+    Instant desde = (cursor.isAfter(teto) ? teto : cursor).minus(sobreposicao);
+    int paginas = 0;
+    int armazenados = 0;
+    int desconhecidos = 0;
+    int aplicados = 0;
+    String proxima = null;
+    try {
+      do {
+        if (paginas == paginasPorRodada) {
+          log.info(
+              "reconciliation stopped after {} pages, {} orders stored; the next round goes on",
+              paginas,
+              armazenados);
+          return new RodadaDeReconciliacao(
+              Situacao.LIMITADA, paginas, armazenados, desconhecidos, aplicados);
+        }
+        PaginaDePedidos pagina = loja.buscar(desde, proxima);
+        paginas++;
+        Map<String, PedidoDaApi> fatos = new LinkedHashMap<>();
+        Instant maisRecente = null;
+        for (PedidoDaApi pedido : pagina.pedidos()) {
+          Instant atualizado = VersaoDoFato.lerInstante(pedido.updatedAt()).orElse(null);
+          if (atualizado != null && (maisRecente == null || atualizado.isAfter(maisRecente))) {
+            maisRecente = atualizado;
+          }
+          String eventoId = eventoId(pedido);
+          if (eventoId == null) {
+            desconhecidos++;
+            log.warn(
+                "pedido_id={} skipped by reconciliation: unknown status {}",
+                pedido.id(),
+                pedido.status());
+          } else {
+            fatos.put(eventoId, pedido);
+          }
+        }
+        guardar(
+            fatos, maisRecente == null || maisRecente.isBefore(teto) ? maisRecente : teto, teto);
+        armazenados += fatos.size();
+        for (String eventoId : fatos.keySet()) {
+          long inicio = System.nanoTime();
+          var aplicado = aplicador.aplicar(eventoId, ModoDeAplicacao.NORMAL);
+          if (aplicado.isPresent()) {
+            aplicados++;
+            metricas.aplicado("reconciliacao", aplicado.get(), System.nanoTime() - inicio);
+          }
+        }
+        proxima = pagina.proxima();
+      } while (proxima != null);
+    } catch (FalhaDaApiException e) {
+      log.warn("reconciliation round failed, cursor kept: {}", e.getMessage());
+      return new RodadaDeReconciliacao(
+          Situacao.FALHOU, paginas, armazenados, desconhecidos, aplicados);
+    }
+    log.info(
+        "reconciliation: {} pages, {} orders stored, {} applied, {} with unknown status",
+        paginas,
+        armazenados,
+        aplicados,
+        desconhecidos);
+    return new RodadaDeReconciliacao(
+        Situacao.CONCLUIDA, paginas, armazenados, desconhecidos, aplicados);
+  }
+
+  /**
+   * Stores the page's facts and moves the cursor past them (up to the ceiling), together or not at
+   * all.
+   */
+  private void guardar(Map<String, PedidoDaApi> fatos, Instant novoCursor, Instant teto) {
+    transacao.executeWithoutResult(
+        status -> {
+          fatos.forEach(
+              (eventoId, pedido) ->
+                  caixaDeEntrada.guardarSeAusente(
+                      new RegistroDeEvento(
+                          eventoId,
+                          pedido.id(),
+                          LeitorDeEventos.TIPO_DA_API,
+                          pedido.json(),
+                          null)));
+          // Also without a new position: a cursor ahead of the ceiling comes back to it.
+          jdbc.sql(AVANCAR_CURSOR)
+              .param("nome", CURSOR)
+              .param(
+                  "valor",
+                  OffsetDateTime.ofInstant(
+                      novoCursor == null ? Instant.EPOCH : novoCursor, relogio.getZone()))
+              .param("teto", OffsetDateTime.ofInstant(teto, relogio.getZone()))
+              .update();
+        });
+    cursorLido.accumulateAndGet(
+        novoCursor == null ? Instant.EPOCH : novoCursor,
+        (antes, depois) -> {
+          Instant maior = antes == null || depois.isAfter(antes) ? depois : antes;
+          return maior.isAfter(teto) ? teto : maior;
+        });
+  }
+
+  static String eventoId(PedidoDaApi pedido) {
+    return Interpretacao.eventoIdDaApi(
+        pedido.id(), pedido.status(), pedido.sequence(), pedido.updatedAt());
+  }
+
+  private static boolean comando(Connection conexao, String sql) throws SQLException {
+    try (Statement comando = conexao.createStatement();
+        ResultSet linhas = comando.executeQuery(sql)) {
+      return linhas.next() && linhas.getBoolean(1);
+    }
+  }
+}

@@ -1,0 +1,129 @@
+package pedidos.aplicador.ouvinte;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.time.Duration;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import pedidos.aplicador.Assinados;
+import pedidos.aplicador.TopicosDeTeste;
+import pedidos.contrato.EnvelopeDeEntrada;
+import pedidos.infra.InfraDeTeste;
+import pedidos.infra.PapelNoBanco;
+import pedidos.infra.UsuarioDoKafka;
+
+/**
+ * The applier over SASL_SSL, configured only through the standard Spring Kafka properties a
+ * deployment sets (README, "Kafka security"): its listener reads, and its dead-letter producer
+ * writes, through a broker address that speaks nothing but TLS. A topic and group of its own, so
+ * that the module's other context, on the plain listener, cannot be the one that did the work.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.NONE,
+    properties = {
+      "aplicador.topico=" + AplicadorSobreTlsTest.TOPICO,
+      "aplicador.topico-de-descarte=" + AplicadorSobreTlsTest.TOPICO + ".DLT",
+      "aplicador.grupo=aplicador-tls",
+      "aplicador.topicos.particoes=1",
+      "aplicador.espera-maxima-entre-tentativas=500ms",
+      "aplicador.tarefas-periodicas=false"
+    })
+class AplicadorSobreTlsTest {
+
+  static final String TOPICO = "loja.eventos.tls";
+
+  @DynamicPropertySource
+  static void infra(DynamicPropertyRegistry registro) {
+    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
+    InfraDeTeste.propriedadesDoKafkaSobreTls(UsuarioDoKafka.ADMINISTRADOR)
+        .forEach((nome, valor) -> registro.add(nome, () -> valor));
+    // The relay's, in a deployment: the applier checks them at start and creates none.
+    TopicosDeTeste.criar(TOPICO, 1, TopicosDeTeste.RETENCAO, EnvelopeDeEntrada.BYTES_DA_MENSAGEM);
+    TopicosDeTeste.criar(
+        TOPICO + ".DLT",
+        1,
+        TopicosDeTeste.RETENCAO,
+        EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE);
+  }
+
+  @Autowired JdbcClient jdbc;
+
+  private final String p = "tls-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+
+  @Test
+  void aplicaOAssinadoEDescartaOForjadoPeloOuvinteTls() throws Exception {
+    String pedido = p + "pedido";
+    String forjado = p + "forjado";
+    try (var produtor =
+        new KafkaProducer<>(
+            InfraDeTeste.clienteDoKafka(ProducerConfig.ACKS_CONFIG, "all"),
+            new StringSerializer(),
+            new StringSerializer())) {
+      produtor.send(Assinados.registro(TOPICO, pedido, criado(p + "e1", pedido))).get();
+      produtor.send(new ProducerRecord<>(TOPICO, forjado, criado(p + "e2", forjado))).get();
+    }
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .until(
+            () ->
+                jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
+                    .param(pedido)
+                    .query(String.class)
+                    .optional(),
+            status -> status.filter("criado"::equals).isPresent());
+    assertThat(descartados(forjado)).as("the dead-letter producer, over TLS too").isOne();
+  }
+
+  private static long descartados(String chave) {
+    Map<String, Object> config =
+        InfraDeTeste.clienteDoKafka(
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "teste-" + UUID.randomUUID(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest");
+    try (var consumidor =
+        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+      consumidor.subscribe(List.of(TOPICO + ".DLT"));
+      long[] vistos = {0};
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
+                  if (chave.equals(registro.key())) {
+                    vistos[0]++;
+                  }
+                }
+                return vistos[0] > 0;
+              });
+      return vistos[0];
+    }
+  }
+
+  private static String criado(String eventoId, String pedido) {
+    return """
+        {"evento_id": "%1$s", "recurso_id": "%2$s", "tipo": "order.created",
+         "payload": {"id": "%1$s", "type": "order.created", "sequence": 1,
+                     "occurred_at": "2026-11-30T10:00:00Z",
+                     "data": {"id": "%2$s", "total_cents": 1990, "customer_email": "a@loja"}},
+         "recebido_em": "2026-11-30T10:00:00Z"}
+        """
+        .formatted(eventoId, pedido);
+  }
+}

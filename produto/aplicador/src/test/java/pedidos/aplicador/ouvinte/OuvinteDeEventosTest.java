@@ -1,0 +1,216 @@
+package pedidos.aplicador.ouvinte;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import java.nio.charset.StandardCharsets;
+import java.sql.Connection;
+import java.sql.PreparedStatement;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
+import java.util.concurrent.TimeUnit;
+import javax.sql.DataSource;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.kafka.core.KafkaTemplate;
+import pedidos.aplicador.Assinados;
+import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.varredura.Varredura;
+import pedidos.infra.InfraDeTeste;
+
+/** The listener and the sweep against the real Kafka and PostgreSQL. */
+@Tag("todas-as-versoes-do-postgres")
+class OuvinteDeEventosTest extends ContextoDoAplicador {
+
+  @Autowired KafkaTemplate<String, String> kafka;
+  @Autowired JdbcClient jdbc;
+  @Autowired DataSource dataSource;
+  @Autowired Varredura varredura;
+
+  private final String prefixo = UUID.randomUUID().toString().substring(0, 8) + "-";
+
+  @Test
+  void registroDoTopicoEGuardadoNaCaixaDeEntradaEAplicado() throws Exception {
+    String pedido = prefixo + "ord";
+    kafka
+        .send(
+            Assinados.registro(
+                "loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 3)))
+        .get();
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(() -> status(pedido) != null && status(pedido).equals("pago"));
+    assertThat(
+            jdbc.sql("SELECT resultado FROM webhook_eventos WHERE evento_id = ?")
+                .param(prefixo + "e1")
+                .query(String.class)
+                .single())
+        .isEqualTo("aplicado");
+    assertThat(
+            jdbc.sql("SELECT count(*) FROM outbox WHERE pedido_id = ?")
+                .param(pedido)
+                .query(Long.class)
+                .single())
+        .isEqualTo(1L);
+  }
+
+  @Test
+  void registroInaplicavelVaiParaODescarteComOMotivo() throws Exception {
+    String chave = prefixo + "lixo";
+    kafka.send(Assinados.registro("loja.eventos", chave, "isto nao e json")).get();
+    kafka
+        .send(Assinados.registro("loja.eventos", chave, "{\"recurso_id\": \"x\", \"payload\": {}}"))
+        .get();
+
+    List<ConsumerRecord<String, String>> descartados = lerDescarte(chave, 2);
+
+    assertThat(descartados)
+        .extracting(r -> motivo(r))
+        .anySatisfy(m -> assertThat(m).contains("registro nao e JSON"))
+        .anySatisfy(m -> assertThat(m).contains("evento_id ausente"));
+  }
+
+  @Test
+  void falhaTransitoriaERetentadaSemPularORegistro() throws Exception {
+    String pedido = prefixo + "ord";
+    try (Connection conexao = dataSource.getConnection()) {
+      conexao.setAutoCommit(false);
+      try (PreparedStatement lock =
+          conexao.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+        lock.setString(1, pedido);
+        lock.execute();
+      }
+      kafka
+          .send(
+              Assinados.registro(
+                  "loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 1)))
+          .get();
+
+      await()
+          .during(Duration.ofSeconds(2))
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> status(pedido) == null);
+      conexao.rollback();
+    }
+    await().atMost(Duration.ofSeconds(30)).until(() -> "pago".equals(status(pedido)));
+  }
+
+  @Test
+  void varreduraAplicaPendentesSemKafkaEDuasVarredurasNaoSeAtrapalham() throws Exception {
+    int quantos = 60;
+    for (int i = 0; i < quantos; i++) {
+      String pedido = prefixo + "p" + (i % 20);
+      jdbc.sql(
+              """
+              INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload, recebido_em)
+              VALUES (?, ?, ?, ?::jsonb, now() - interval '1 hour')
+              """)
+          .params(
+              prefixo + "v" + i,
+              pedido,
+              "order.paid",
+              registroPayload(prefixo + "v" + i, pedido, "order.paid", i))
+          .update();
+    }
+
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      List<Future<Integer>> rodadas = new ArrayList<>();
+      for (int t = 0; t < 2; t++) {
+        rodadas.add(
+            threads.submit(
+                () -> {
+                  int total = 0;
+                  for (int rodada = 0; rodada < 5; rodada++) {
+                    total += varredura.varrer();
+                  }
+                  return total;
+                }));
+      }
+      int aplicados = 0;
+      for (Future<Integer> rodada : rodadas) {
+        aplicados += rodada.get(1, TimeUnit.MINUTES);
+      }
+      assertThat(aplicados).as("each event applied exactly once").isEqualTo(quantos);
+    } finally {
+      threads.shutdownNow();
+    }
+    assertThat(
+            jdbc.sql(
+                    "SELECT count(*) FROM webhook_eventos WHERE evento_id LIKE ? AND aplicado_em IS NULL")
+                .param(prefixo + "v%")
+                .query(Long.class)
+                .single())
+        .isZero();
+    assertThat(status(prefixo + "p0")).isEqualTo("pago");
+  }
+
+  private String status(String pedido) {
+    return jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
+        .param(pedido)
+        .query(String.class)
+        .optional()
+        .orElse(null);
+  }
+
+  private static String registro(String eventoId, String pedido, String tipo, int sequencia) {
+    return """
+        {"evento_id": "%s", "recurso_id": "%s", "tipo": "%s", "payload": %s,
+         "recebido_em": "2026-11-30T10:00:00.123456Z"}
+        """
+        .formatted(eventoId, pedido, tipo, registroPayload(eventoId, pedido, tipo, sequencia));
+  }
+
+  private static String registroPayload(
+      String eventoId, String pedido, String tipo, int sequencia) {
+    return """
+        {"id": "%s", "type": "%s", "sequence": %d, "occurred_at": "2026-11-30T10:00:00Z",
+         "data": {"id": "%s", "total_cents": 1990, "customer_email": "a@loja"}}
+        """
+        .formatted(eventoId, tipo, sequencia, pedido);
+  }
+
+  private static String motivo(ConsumerRecord<String, String> registro) {
+    var cabecalho = registro.headers().lastHeader("kafka_dlt-exception-message");
+    return cabecalho == null ? "" : new String(cabecalho.value(), StandardCharsets.UTF_8);
+  }
+
+  private static List<ConsumerRecord<String, String>> lerDescarte(String chave, int quantos) {
+    Map<String, Object> config =
+        InfraDeTeste.clienteDoKafka(
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "teste-" + UUID.randomUUID(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest");
+    List<ConsumerRecord<String, String>> lidos = new ArrayList<>();
+    try (var consumidor =
+        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+      consumidor.subscribe(List.of("loja.eventos.DLT"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
+                  if (chave.equals(registro.key())) {
+                    lidos.add(registro);
+                  }
+                }
+                return lidos.size() >= quantos;
+              });
+    }
+    return lidos;
+  }
+}

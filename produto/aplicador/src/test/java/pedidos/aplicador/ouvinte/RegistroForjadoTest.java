@@ -1,0 +1,248 @@
+package pedidos.aplicador.ouvinte;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+
+import io.micrometer.core.instrument.MeterRegistry;
+import java.io.ByteArrayOutputStream;
+import java.io.PrintStream;
+import java.nio.charset.StandardCharsets;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
+import org.apache.kafka.clients.admin.NewTopic;
+import org.apache.kafka.clients.consumer.ConsumerConfig;
+import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.clients.producer.KafkaProducer;
+import org.apache.kafka.clients.producer.ProducerConfig;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.serialization.StringDeserializer;
+import org.apache.kafka.common.serialization.StringSerializer;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Test;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import pedidos.aplicador.Assinados;
+import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.replay.OpcoesDeReplay;
+import pedidos.aplicador.replay.Replay;
+import pedidos.contrato.AssinaturaDeRegistro;
+import pedidos.contrato.TopicosDoKafka;
+import pedidos.infra.InfraDeTeste;
+
+/**
+ * Kafka is not a way in: a record written straight to {@code loja.eventos} by anyone but the relay
+ * (a plain producer, no Spring, as an attacker with broker access would) is never stored nor
+ * applied, and lands in the dead-letter topic with the reason; replay skips it alike.
+ */
+class RegistroForjadoTest extends ContextoDoAplicador {
+
+  @Autowired JdbcClient jdbc;
+  @Autowired Replay replay;
+  @Autowired MeterRegistry metricas;
+
+  private final String p = "forja-" + UUID.randomUUID().toString().substring(0, 8) + "-";
+  private final KafkaProducer<String, String> produtor =
+      new KafkaProducer<>(
+          InfraDeTeste.clienteDoKafka(ProducerConfig.ACKS_CONFIG, "all"),
+          new StringSerializer(),
+          new StringSerializer());
+
+  @AfterEach
+  void fechar() {
+    produtor.close();
+  }
+
+  @Test
+  void pagamentoForjadoSemAssinaturaVaiParaODescarteENuncaParaACaixaDeEntrada() throws Exception {
+    String pedido = p + "sem";
+    double antes = recusados("ausente");
+
+    produtor.send(new ProducerRecord<>("loja.eventos", pedido, pago(p + "e1", pedido))).get();
+
+    ConsumerRecord<String, String> descartado = lerDescarte(pedido, 1).get(0);
+    assertThat(motivo(descartado)).contains("record not signed");
+    assertThat(eventos(p + "e1")).as("not stored").isZero();
+    assertThat(pedidos(pedido)).as("not applied").isZero();
+    assertThat(recusados("ausente")).isEqualTo(antes + 1);
+  }
+
+  @Test
+  void assinaturaErradaOuDeOutroTopicoVaiParaODescarte() throws Exception {
+    String pedido = p + "errada";
+    String valor = pago(p + "e2", pedido);
+    var outraChave =
+        AssinaturaDeRegistro.de(List.of("uma-chave-que-o-publicador-nao-tem-0123456789"));
+    var movido = Assinados.registro("separacao.efeitos", pedido, valor);
+
+    produtor
+        .send(
+            comCabecalho(
+                pedido, valor, outraChave.assinar("loja.eventos", bytes(pedido), bytes(valor))))
+        .get();
+    produtor.send(comCabecalho(pedido, valor, "v1,nao-e-base64!")).get();
+    produtor
+        .send(new ProducerRecord<>("loja.eventos", null, pedido, valor, movido.headers()))
+        .get();
+
+    List<ConsumerRecord<String, String>> descartados = lerDescarte(pedido, 3);
+    assertThat(descartados)
+        .extracting(RegistroForjadoTest::motivo)
+        .containsExactlyInAnyOrder(
+            AssinaturaDeRegistro.Veredicto.INVALIDA.motivo(),
+            AssinaturaDeRegistro.Veredicto.MALFORMADA.motivo(),
+            AssinaturaDeRegistro.Veredicto.INVALIDA.motivo());
+    assertThat(eventos(p + "e2")).isZero();
+    assertThat(pedidos(pedido)).isZero();
+  }
+
+  /**
+   * The attack the issue names: a real event id written before the store's webhook arrives, so that
+   * the genuine one would be answered as a duplicate and the forged body would stay.
+   */
+  @Test
+  void idForjadoAntesDoVerdadeiroNaoTomaOLugarDoVerdadeiro() throws Exception {
+    String pedido = p + "antes";
+    produtor.send(new ProducerRecord<>("loja.eventos", pedido, pago(p + "e3", pedido))).get();
+    lerDescarte(pedido, 1);
+
+    String verdadeiro = criado(p + "e3", pedido);
+    produtor.send(Assinados.registro("loja.eventos", pedido, verdadeiro)).get();
+
+    await().atMost(Duration.ofSeconds(30)).until(() -> "criado".equals(status(pedido)));
+    assertThat(
+            jdbc.sql("SELECT tipo FROM webhook_eventos WHERE evento_id = ?")
+                .param(p + "e3")
+                .query(String.class)
+                .single())
+        .isEqualTo("order.created");
+  }
+
+  @Test
+  void replayPulaOsForjadosEAplicaOsAssinados() throws Exception {
+    String topico = "replay-forja-" + p;
+    try (Admin admin = Admin.create(InfraDeTeste.clienteDoKafka())) {
+      admin.createTopics(List.of(new NewTopic(topico, 1, (short) 1))).all().get();
+    }
+    String pedido = p + "replay";
+    produtor.send(new ProducerRecord<>(topico, pedido, pago(p + "r1", pedido))).get();
+    produtor.send(comCabecalho(topico, pedido, pago(p + "r2", pedido), "v1,AAAA")).get();
+    produtor.send(Assinados.registro(topico, pedido, criado(p + "r3", pedido))).get();
+    var saida = new ByteArrayOutputStream();
+
+    var resumo =
+        replay.executar(
+            new OpcoesDeReplay(topico, List.of(), null, null, null, null),
+            new PrintStream(saida, true, StandardCharsets.UTF_8));
+
+    assertThat(resumo.lidos()).isEqualTo(3);
+    assertThat(resumo.naoAutenticados()).isEqualTo(2);
+    assertThat(resumo.restaurados()).isEqualTo(1);
+    assertThat(saida.toString(StandardCharsets.UTF_8))
+        .contains("record not signed")
+        .contains("wrong signature");
+    assertThat(eventos(p + "r1") + eventos(p + "r2")).isZero();
+    assertThat(status(pedido)).isEqualTo("criado");
+  }
+
+  private static ProducerRecord<String, String> comCabecalho(
+      String pedido, String valor, String assinatura) {
+    return comCabecalho("loja.eventos", pedido, valor, assinatura);
+  }
+
+  private static ProducerRecord<String, String> comCabecalho(
+      String topico, String pedido, String valor, String assinatura) {
+    var registro = new ProducerRecord<>(topico, pedido, valor);
+    registro.headers().add(TopicosDoKafka.CABECALHO_DE_ASSINATURA, bytes(assinatura));
+    return registro;
+  }
+
+  private double recusados(String motivo) {
+    var contador =
+        metricas
+            .find("aplicador.registros_nao_autenticados")
+            .tags("origem", "kafka", "motivo", motivo)
+            .counter();
+    return contador == null ? 0 : contador.count();
+  }
+
+  private long eventos(String eventoId) {
+    return jdbc.sql("SELECT count(*) FROM webhook_eventos WHERE evento_id = ?")
+        .param(eventoId)
+        .query(Long.class)
+        .single();
+  }
+
+  private long pedidos(String pedido) {
+    return jdbc.sql("SELECT count(*) FROM pedidos WHERE id = ?")
+        .param(pedido)
+        .query(Long.class)
+        .single();
+  }
+
+  private String status(String pedido) {
+    return jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
+        .param(pedido)
+        .query(String.class)
+        .optional()
+        .orElse(null);
+  }
+
+  private static String pago(String eventoId, String pedido) {
+    return evento(eventoId, pedido, "order.paid", 2);
+  }
+
+  private static String criado(String eventoId, String pedido) {
+    return evento(eventoId, pedido, "order.created", 1);
+  }
+
+  private static String evento(String eventoId, String pedido, String tipo, int sequencia) {
+    return """
+        {"evento_id": "%1$s", "recurso_id": "%2$s", "tipo": "%3$s",
+         "payload": {"id": "%1$s", "type": "%3$s", "sequence": %4$d,
+                     "occurred_at": "2026-11-30T10:00:00Z",
+                     "data": {"id": "%2$s", "total_cents": 1990, "customer_email": "a@loja"}},
+         "recebido_em": "2026-11-30T10:00:00Z"}
+        """
+        .formatted(eventoId, pedido, tipo, sequencia);
+  }
+
+  private static String motivo(ConsumerRecord<String, String> registro) {
+    var cabecalho = registro.headers().lastHeader("kafka_dlt-exception-message");
+    return cabecalho == null ? "" : new String(cabecalho.value(), StandardCharsets.UTF_8);
+  }
+
+  private static byte[] bytes(String texto) {
+    return texto.getBytes(StandardCharsets.UTF_8);
+  }
+
+  private static List<ConsumerRecord<String, String>> lerDescarte(String chave, int quantos) {
+    Map<String, Object> config =
+        InfraDeTeste.clienteDoKafka(
+            ConsumerConfig.GROUP_ID_CONFIG,
+            "teste-" + UUID.randomUUID(),
+            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
+            "earliest");
+    List<ConsumerRecord<String, String>> lidos = new ArrayList<>();
+    try (var consumidor =
+        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
+      consumidor.subscribe(List.of("loja.eventos.DLT"));
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(
+              () -> {
+                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
+                  if (chave.equals(registro.key())) {
+                    lidos.add(registro);
+                  }
+                }
+                return lidos.size() >= quantos;
+              });
+    }
+    return lidos;
+  }
+}

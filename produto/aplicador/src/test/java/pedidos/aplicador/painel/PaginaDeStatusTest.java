@@ -1,0 +1,228 @@
+package pedidos.aplicador.painel;
+
+import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
+import static org.junit.jupiter.api.Assumptions.assumeTrue;
+
+import java.io.IOException;
+import java.net.URI;
+import java.net.http.HttpClient;
+import java.net.http.HttpRequest;
+import java.net.http.HttpResponse;
+import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
+import java.nio.file.Path;
+import java.time.Duration;
+import java.util.Base64;
+import java.util.List;
+import java.util.UUID;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.io.TempDir;
+import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.context.SpringBootTest;
+import org.springframework.boot.test.web.server.LocalManagementPort;
+import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.test.context.DynamicPropertyRegistry;
+import org.springframework.test.context.DynamicPropertySource;
+import pedidos.aplicador.MetricasDoAplicador;
+import pedidos.aplicador.TopicosDeTeste;
+import pedidos.aplicador.aplicacao.AplicadorDeEventos;
+import pedidos.aplicador.aplicacao.EventoAplicado;
+import pedidos.aplicador.aplicacao.FalhasDeAplicacao;
+import pedidos.contrato.RegistroDeEvento;
+import pedidos.dominio.ModoDeAplicacao;
+import pedidos.dominio.Resultado;
+import pedidos.infra.InfraDeTeste;
+import pedidos.infra.PapelNoBanco;
+
+/**
+ * The ops status page in a real headless browser (Debian's chromium): the page's script fetches the
+ * panel and renders the pipeline and the anomalies with their orders.
+ */
+@SpringBootTest(
+    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+    properties = {
+      "aplicador.tarefas-periodicas=false",
+      "management.server.port=0",
+      "aplicador.ops.usuario=" + PaginaDeStatusTest.USUARIO,
+      "aplicador.ops.senha=" + PaginaDeStatusTest.SENHA
+    })
+class PaginaDeStatusTest {
+
+  static final String USUARIO = "operador";
+  static final String SENHA = "senha-de-teste-bem-longa";
+
+  private static final Path CHROMIUM =
+      Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
+
+  @DynamicPropertySource
+  static void infra(DynamicPropertyRegistry registro) {
+    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
+    // The relay's, in a deployment: the applier checks them at start and creates none.
+    TopicosDeTeste.comoORelay();
+  }
+
+  @LocalServerPort int porta;
+  @LocalManagementPort int portaDeGestao;
+  @Autowired JdbcClient jdbc;
+  @Autowired AplicadorDeEventos aplicador;
+  @Autowired MetricasDoAplicador metricas;
+  @Autowired FalhasDeAplicacao falhas;
+
+  @Test
+  void mostraOFluxoEAsAnomaliasComSeusPedidos(@TempDir Path perfil) throws Exception {
+    String pedido = "ord-status-" + UUID.randomUUID().toString().substring(0, 8);
+    guardar(pedido + "-pago", pedido, "order.paid", 10);
+    guardar(pedido + "-cancelado", pedido, "order.canceled", 20);
+    guardar(pedido + "-enviado", pedido, "order.shipped", 30);
+    for (String evento : List.of("-pago", "-cancelado", "-enviado")) {
+      aplicador.aplicar(pedido + evento, ModoDeAplicacao.NORMAL);
+    }
+    String falhou = pedido + "-falhou";
+    guardar(falhou, pedido + "x", "order.paid", 1);
+    falhas.assentar(
+        new RegistroDeEvento(falhou, pedido + "x", "order.paid", "{}", null),
+        new IllegalStateException("a bug"));
+
+    // An invalid fact whose reason quotes the customer's email, as the reader words it.
+    String invalido = pedido + "-email";
+    jdbc.sql(
+            """
+            INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)
+            VALUES (?, ?, 'order.paid', ?::jsonb)
+            """)
+        .params(
+            invalido,
+            pedido + "e",
+            """
+            {"id": "%s", "type": "order.paid", "sequence": 1,
+             "data": {"id": "%se", "customer_email": {"a": "cliente.secreto@example.com"}}}
+            """
+                .formatted(invalido, pedido))
+        .update();
+    aplicador.aplicar(invalido, ModoDeAplicacao.NORMAL);
+
+    // The browser logs in with the credentials in the URL, as an operator would through its prompt.
+    String dom =
+        renderizar(
+            "http://" + USUARIO + ":" + SENHA + "@127.0.0.1:" + porta + "/status.html", perfil);
+
+    assertThat(dom)
+        .contains(pedido)
+        .contains(pedido + "-enviado")
+        .contains("regressao_de_terminal")
+        .contains(falhou)
+        .contains("falha_de_aplicacao")
+        .contains("java.lang.IllegalStateException: a bug");
+    assertThat(dom)
+        .as("the reason is shown with the email masked")
+        .contains(invalido)
+        .contains("c***@example.com")
+        .doesNotContain("cliente.secreto");
+    assertThat(dom).containsPattern("id=\"caixa-falhando\">[0-9]+<");
+    assertThat(dom).as("no error shown").contains("<p id=\"erro\"></p>");
+    assertThat(dom).containsPattern("id=\"caixa-total\">[1-9][0-9]*<");
+    assertThat(dom).containsPattern("id=\"outbox-total\">[0-9]+<");
+  }
+
+  @Test
+  void saudeIncluiOBancoEOKafkaParaOperadores() throws Exception {
+    var resposta =
+        HttpClient.newHttpClient()
+            .send(
+                HttpRequest.newBuilder(
+                        URI.create("http://127.0.0.1:" + portaDeGestao + "/actuator/health"))
+                    .header("Authorization", autorizacao(USUARIO, SENHA))
+                    .build(),
+                HttpResponse.BodyHandlers.ofString());
+
+    assertThat(resposta.statusCode()).isEqualTo(200);
+    assertThat(resposta.body())
+        .containsPattern("\"db\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"")
+        .containsPattern("\"kafka\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"");
+  }
+
+  @Test
+  void metricasDoAplicadorEDoConsumidorNoPrometheusParaOperadores() throws Exception {
+    String pedido = "ord-metricas-" + UUID.randomUUID().toString().substring(0, 8);
+    guardar(pedido + "-pago", pedido, "order.paid", 1);
+    aplicador.aplicar(pedido + "-pago", ModoDeAplicacao.NORMAL);
+    metricas.aplicado(
+        "kafka", new EventoAplicado(pedido + "-pago", pedido, Resultado.APLICADO, List.of()), 1);
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        HttpClient.newHttpClient()
+                            .send(
+                                HttpRequest.newBuilder(
+                                        URI.create(
+                                            "http://127.0.0.1:"
+                                                + portaDeGestao
+                                                + "/actuator/prometheus"))
+                                    .header("Authorization", autorizacao(USUARIO, SENHA))
+                                    .build(),
+                                HttpResponse.BodyHandlers.ofString())
+                            .body())
+                    .contains("aplicador_eventos_total{origem=\"kafka\",resultado=\"aplicado\"")
+                    .contains("aplicador_aplicacao_seconds_bucket")
+                    .contains("kafka_consumer_fetch_manager_records_lag_max"));
+  }
+
+  static String autorizacao(String usuario, String senha) {
+    return "Basic "
+        + Base64.getEncoder()
+            .encodeToString((usuario + ":" + senha).getBytes(StandardCharsets.UTF_8));
+  }
+
+  private void guardar(String evento, String pedido, String tipo, int sequencia) {
+    jdbc.sql(
+            """
+            INSERT INTO webhook_eventos (evento_id, recurso_id, tipo, payload)
+            VALUES (?, ?, ?, ?::jsonb)
+            """)
+        .params(
+            evento,
+            pedido,
+            tipo,
+            """
+            {"id": "%s", "type": "%s", "sequence": %d, "data": {"id": "%s"}}
+            """
+                .formatted(evento, tipo, sequencia, pedido))
+        .update();
+  }
+
+  /** The DOM after the page's scripts ran, as headless Chromium prints it. */
+  private static String renderizar(String url, Path perfil)
+      throws IOException, InterruptedException {
+    // A machine with only a JDK and Maven skips this one test; CI installs chromium and runs it.
+    assumeTrue(
+        Files.isExecutable(CHROMIUM),
+        "the status page test needs Debian's chromium (apt-get install chromium)");
+    Path saida = perfil.resolve("dom.html");
+    Process chromium =
+        new ProcessBuilder(
+                CHROMIUM.toString(),
+                "--headless",
+                "--no-sandbox",
+                "--disable-gpu",
+                "--disable-quic",
+                "--no-first-run",
+                "--disable-background-networking",
+                "--disable-component-update",
+                "--disable-sync",
+                "--user-data-dir=" + perfil.resolve("perfil"),
+                "--virtual-time-budget=10000",
+                "--dump-dom",
+                url)
+            .redirectOutput(saida.toFile())
+            .redirectError(ProcessBuilder.Redirect.DISCARD)
+            .start();
+    assertThat(chromium.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
+    return Files.readString(saida, StandardCharsets.UTF_8);
+  }
+}
