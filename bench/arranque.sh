@@ -57,7 +57,7 @@ amostra() { # label -> one line of ticks per process
 
 log "starting the system (work dir $TRABALHO, load average $(cut -d' ' -f1-3 /proc/loadavg))"
 INICIO=$(date +%s.%N)
-"$JAVA" -jar "$JAR" --limpo >"$TRABALHO/sistema.log" 2>&1 &
+"$JAVA" ${OPCOES_DO_LANCADOR:-} -jar "$JAR" --limpo >"$TRABALHO/sistema.log" 2>&1 &
 PID_LANCADOR=$!
 until grep -q "The system is up" "$TRABALHO/sistema.log"; do
   kill -0 "$PID_LANCADOR" 2>/dev/null || { tail -30 "$TRABALHO/sistema.log"; exit 1; }
@@ -66,7 +66,7 @@ done
 PRONTO=$(date +%s.%N)
 grep -E "^Starting|^\[(receptor|aplicador|publicador-outbox)\].*Started [A-Za-z]+ in" "$TRABALHO/sistema.log" >&2 || true
 log "system up after $(echo "$PRONTO - $INICIO" | bc) s"
-pid_de() { pgrep -f "produto/$1/target/$1-0.1.0-SNAPSHOT.jar" | head -1; }
+pid_de() { pgrep -f "produto/$1/target/.*$1-0.1.0-SNAPSHOT.jar" | head -1 || true; }
 P_RECEPTOR=$(pid_de receptor) P_RELAY=$(pid_de publicador-outbox) P_APLICADOR=$(pid_de aplicador)
 POSTMASTER=$(head -1 .local/postgres/postmaster.pid 2>/dev/null || pgrep -f "postgres -D .*\.local/postgres" | head -1)
 PIDS_PG=$POSTMASTER
