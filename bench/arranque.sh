@@ -11,7 +11,8 @@
 #   JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java bench/arranque.sh
 #   OPCOES_DOS_SERVICOS="-Xmx512m" bench/arranque.sh   # other options for all three services
 #
-# Needs the jars (mvn -B -DskipTests package) and psql. Stops everything it started.
+# Needs the jars (mvn -B -DskipTests package: the launcher's, the services', ferramentas/bancada's) and
+# psql. Stops everything it started.
 set -euo pipefail
 export LC_ALL=C
 RAIZ=$(cd "$(dirname "$0")/.." && pwd)
@@ -70,7 +71,7 @@ pid_de() { pgrep -f "produto/$1/target/.*$1-0.1.0-SNAPSHOT.jar" | head -1 || tru
 P_RECEPTOR=$(pid_de receptor) P_RELAY=$(pid_de publicador-outbox) P_APLICADOR=$(pid_de aplicador)
 POSTMASTER=$(head -1 .local/postgres/postmaster.pid 2>/dev/null || pgrep -f "postgres -D .*\.local/postgres" | head -1)
 PIDS_PG=$POSTMASTER
-"$JAVA" -Dloader.main=pedidos.bancada.CargaConstante -cp "$JAR" \
+"$JAVA" -Dloader.main=pedidos.bancada.CargaConstante -cp ferramentas/bancada/target/bancada-0.1.0-SNAPSHOT.jar \
   org.springframework.boot.loader.launch.PropertiesLauncher "http://127.0.0.1:$RECEPTOR_PORT/webhooks/loja" \
   "$SEGREDO" "$TAXA" 0 "$DURACAO" "$TRABALHO/carga.csv" "a$RANDOM" >"$TRABALHO/carga.log" 2>&1 &
 PID_CARGA=$!
