@@ -215,7 +215,7 @@ public final class ServicoEmProcesso implements AutoCloseable {
     private final Path jar;
     private final Map<String, String> ambiente = new LinkedHashMap<>();
     private final List<String> argumentos = new ArrayList<>();
-    private final List<String> opcoesDaJvm = new ArrayList<>(List.of("-Xmx512m"));
+    private final List<String> opcoesDaJvm = new ArrayList<>(OpcoesDaJvm.dosServicos());
     private int portaDeGestao;
     private Path arquivoDeLog;
     private PrintStream saida = System.out;

@@ -280,8 +280,14 @@ public final class SistemaEmProcessos implements AutoCloseable {
 
     private ServicoEmProcesso construir(Servico servico) {
       int porta = portaDe(servico);
+      // With this JVM and the default options: the extracted jar, and on JDK 25+ the AOT cache
+      // (ArquivoDeClasses, docs/ARRANQUE.md).
+      var partida =
+          java == null && opcoesDaJvm == null
+              ? ArquivoDeClasses.preparar(JarDoServico.de(servico.modulo))
+              : new ArquivoDeClasses.Partida(JarDoServico.de(servico.modulo), List.of());
       var processo =
-          ServicoEmProcesso.builder(servico.nome, JarDoServico.de(servico.modulo))
+          ServicoEmProcesso.builder(servico.nome, partida.jar())
               .saida(saida)
               .portaDeGestao(portas.get(servico)[1])
               .ambiente("SERVER_PORT", String.valueOf(porta))
@@ -305,6 +311,10 @@ public final class SistemaEmProcessos implements AutoCloseable {
       }
       if (opcoesDaJvm != null) {
         processo.opcoesDaJvm(opcoesDaJvm);
+      } else if (!partida.opcoes().isEmpty()) {
+        var opcoes = new ArrayList<>(OpcoesDaJvm.dosServicos());
+        opcoes.addAll(partida.opcoes());
+        processo.opcoesDaJvm(opcoes);
       }
       if (java != null) {
         processo.java(java);
