@@ -96,7 +96,7 @@ final class PilhaDoCompose implements AutoCloseable {
     this.arquivos =
         List.of(
             raiz.resolve("docker-compose.yml").toFile(),
-            raiz.resolve("implantacao/docker-compose.substitutos.yml").toFile());
+            raiz.resolve("testes-de-sistema/implantacao/docker-compose.substitutos.yml").toFile());
     ambiente.put("POSTGRES_PASSWORD", segredo(16));
     ambiente.put("PEDIDOS_DONO_PASSWORD", senhaDoDono);
     ambiente.put("PEDIDOS_RECEPTOR_PASSWORD", segredo(16));
