@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 
 /**
  * Erasure of one customer (README, "Data lifecycle"): the email is replaced by {@link #ANONIMO}

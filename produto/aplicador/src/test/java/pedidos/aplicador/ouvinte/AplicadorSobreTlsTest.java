@@ -18,6 +18,8 @@ import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.Assinados;
@@ -39,6 +41,7 @@ import pedidos.infra.UsuarioDoKafka;
       "aplicador.topico=" + AplicadorSobreTlsTest.TOPICO,
       "aplicador.topico-de-descarte=" + AplicadorSobreTlsTest.TOPICO + ".DLT",
       "aplicador.grupo=aplicador-tls",
+      "aplicador.concorrencia=2",
       "aplicador.topicos.particoes=1",
       "aplicador.espera-maxima-entre-tentativas=500ms",
       "aplicador.tarefas-periodicas=false"
@@ -62,6 +65,7 @@ class AplicadorSobreTlsTest {
   }
 
   @Autowired JdbcClient jdbc;
+  @Autowired KafkaListenerEndpointRegistry ouvintes;
 
   private final String p = "tls-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 
@@ -88,6 +92,17 @@ class AplicadorSobreTlsTest {
                     .optional(),
             status -> status.filter("criado"::equals).isPresent());
     assertThat(descartados(forjado)).as("the dead-letter producer, over TLS too").isOne();
+  }
+
+  /** The listener takes its topic, group and threads from the settings, none from a default. */
+  @Test
+  void ouvinteUsaTopicoGrupoEConcorrenciaDasPropriedades() {
+    var conteiner =
+        (ConcurrentMessageListenerContainer<?, ?>)
+            ouvintes.getListenerContainer(OuvinteDeEventos.ID);
+    assertThat(conteiner.getContainerProperties().getTopics()).containsExactly(TOPICO);
+    assertThat(conteiner.getGroupId()).isEqualTo("aplicador-tls");
+    assertThat(conteiner.getConcurrency()).isEqualTo(2);
   }
 
   private static long descartados(String chave) {
