@@ -4,15 +4,10 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -23,6 +18,7 @@ import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.Assinados;
+import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
@@ -91,7 +87,9 @@ class AplicadorSobreTlsTest {
                     .query(String.class)
                     .optional(),
             status -> status.filter("criado"::equals).isPresent());
-    assertThat(descartados(forjado)).as("the dead-letter producer, over TLS too").isOne();
+    assertThat(TopicoDeDescarte.ler(TOPICO + ".DLT", forjado, 1))
+        .as("the dead-letter producer, over TLS too")
+        .hasSize(1);
   }
 
   /** The listener takes its topic, group and threads from the settings, none from a default. */
@@ -103,32 +101,6 @@ class AplicadorSobreTlsTest {
     assertThat(conteiner.getContainerProperties().getTopics()).containsExactly(TOPICO);
     assertThat(conteiner.getGroupId()).isEqualTo("aplicador-tls");
     assertThat(conteiner.getConcurrency()).isEqualTo(2);
-  }
-
-  private static long descartados(String chave) {
-    Map<String, Object> config =
-        InfraDeTeste.clienteDoKafka(
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "teste-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest");
-    try (var consumidor =
-        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-      consumidor.subscribe(List.of(TOPICO + ".DLT"));
-      long[] vistos = {0};
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () -> {
-                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
-                  if (chave.equals(registro.key())) {
-                    vistos[0]++;
-                  }
-                }
-                return vistos[0] > 0;
-              });
-      return vistos[0];
-    }
   }
 
   private static String criado(String eventoId, String pedido) {
