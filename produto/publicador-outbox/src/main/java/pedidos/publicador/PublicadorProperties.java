@@ -150,8 +150,8 @@ record PublicadorProperties(
   }
 
   /**
-   * @param intervaloDePoll Debezium's {@code poll.interval.ms}: the default 500 ms gave p99 ~1 s;
-   *     10 ms gave p99 24 ms at 50 rows/s on this kind of machine
+   * @param intervaloDePoll Debezium's {@code poll.interval.ms}: a row can wait this long before the
+   *     relay sends it, so it is short (docs/BENCHMARKS-codigo.md)
    * @param intervaloDeHeartbeat how often a logical message is written so that the slot advances
    *     while the captured tables are quiet and others are written (WAL stays bounded)
    * @param intervaloDeFlush how often offsets are stored and the slot confirmed; a crash re-sends
