@@ -21,9 +21,9 @@ import pedidos.dominio.Status;
  *
  * <p>Two round trips do an apply's work, plus the commit: on two cores the round trips, not the
  * rows, are the cost (docs/BENCHMARKS-ponta-a-ponta.md). This one sends the insert, the lock and
- * the read together, as one
- * pipeline: PostgreSQL runs them in order, and in READ COMMITTED each statement takes its snapshot
- * when it starts, so the read sees what the lock's previous holder committed.
+ * the read together, as one pipeline: PostgreSQL runs them in order, and in READ COMMITTED each
+ * statement takes its snapshot when it starts, so the read sees what the lock's previous holder
+ * committed.
  */
 final class LeitorDoPedido {
 
