@@ -52,7 +52,9 @@ WITH estado AS (
   RETURNING efeito
 ), assentado AS (
   UPDATE webhook_eventos
-     SET aplicado_em = COALESCE(aplicado_em, now()), resultado = 'aplicado', motivo = NULL
+     SET aplicado_em = COALESCE(aplicado_em, now()), resultado = 'aplicado', motivo = NULL,
+         kafka_particao = COALESCE(CAST(0 AS integer), kafka_particao),
+         kafka_offset = COALESCE(CAST(0 AS bigint), kafka_offset)
    WHERE evento_id = :ev
 ), corrigidos AS (
   UPDATE webhook_eventos w

@@ -26,8 +26,8 @@ SEGREDO=segredo-do-benchmark-com-mais-de-32-bytes
 JAR="$RAIZ/produto/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
 # The event generator signs with the contract's class (bench/receptor-eventos.java).
 JAR_CONTRATO="$RAIZ/produto/contrato/target/contrato-0.1.0-SNAPSHOT.jar"
-# The migration step runs from the applier's jar (README, "Database roles").
-JAR_MIGRACAO="$RAIZ/produto/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
+# The roles and the migrations: infra-local's code, from the benchmark module's jar (PrepararBanco).
+JAR_BANCADA="$RAIZ/ferramentas/bancada/target/bancada-0.1.0-SNAPSHOT.jar"
 PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55491}
 PORTA_BASE=${PORTA_BASE:-18480}
@@ -58,11 +58,11 @@ instalar_ferramentas() {
 }
 
 construir_jar() {
-  if [ ! -f "$JAR" ] || [ ! -f "$JAR_MIGRACAO" ] || [ ! -f "$JAR_CONTRATO" ] \
+  if [ ! -f "$JAR" ] || [ ! -f "$JAR_BANCADA" ] || [ ! -f "$JAR_CONTRATO" ] \
     || [ -n "${RECONSTRUIR:-}" ]; then
     log "building $JAR"
-    (cd "$RAIZ" && { mvn -B -q -o -pl :receptor,:aplicador -am package -DskipTests \
-      || mvn -B -q -pl :receptor,:aplicador -am package -DskipTests; })
+    (cd "$RAIZ" && { mvn -B -q -o -pl :receptor,:bancada -am package -DskipTests \
+      || mvn -B -q -pl :receptor,:bancada -am package -DskipTests; })
   fi
 }
 
@@ -83,11 +83,9 @@ iniciar_postgres() {
   sql "CREATE DATABASE pedidos" postgres >/dev/null
   # As a deployment does: the roles (the server trusts local connections: no passwords), then the
   # migrations as the owner; the receptor connects with its own role.
-  sql "CREATE ROLE pedidos_dono LOGIN; CREATE ROLE pedidos_receptor LOGIN;
-    CREATE ROLE pedidos_aplicador LOGIN; CREATE ROLE pedidos_publicador LOGIN REPLICATION;
-    ALTER DATABASE pedidos OWNER TO pedidos_dono" postgres >/dev/null
-  SPRING_DATASOURCE_URL="jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" SPRING_FLYWAY_USER=pedidos_dono \
-    "$JAVA" -jar "$JAR_MIGRACAO" migrar >"$TRABALHO/migracao.log" 2>&1
+  # The roles and the migrations with infra-local's code (the Java side's one place for them).
+  "$JAVA" -Dloader.main=pedidos.bancada.PrepararBanco -cp "$JAR_BANCADA" \
+    org.springframework.boot.loader.launch.PropertiesLauncher "jdbc:postgresql://127.0.0.1:$PORTA_PG/pedidos" >"$TRABALHO/migracao.log" 2>&1
 }
 
 parar_postgres() {

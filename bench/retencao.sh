@@ -43,6 +43,7 @@ PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55691}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/retencao-bench.XXXXXX)}
 JAR="$RAIZ/produto/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
+JAR_BANCADA="$RAIZ/ferramentas/bancada/target/bancada-0.1.0-SNAPSHOT.jar"
 mkdir -p "$TRABALHO"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -53,10 +54,10 @@ como_postgres() {
 }
 
 construir_jar() {
-  if [ ! -f "$JAR" ] || [ -n "${RECONSTRUIR:-}" ]; then
+  if [ ! -f "$JAR" ] || [ ! -f "$JAR_BANCADA" ] || [ -n "${RECONSTRUIR:-}" ]; then
     log "building $JAR"
-    (cd "$RAIZ" && { mvn -B -q -o -pl :aplicador -am package -DskipTests \
-      || mvn -B -q -pl :aplicador -am package -DskipTests; })
+    (cd "$RAIZ" && { mvn -B -q -o -pl :aplicador,:bancada -am package -DskipTests \
+      || mvn -B -q -pl :aplicador,:bancada -am package -DskipTests; })
   fi
 }
 
@@ -77,11 +78,9 @@ iniciar_postgres() {
     start >/dev/null
   sql "CREATE DATABASE pedidos" postgres >/dev/null
   # As a deployment does: the roles, then the migrations as the owner.
-  sql "CREATE ROLE pedidos_dono LOGIN; CREATE ROLE pedidos_receptor LOGIN;
-    CREATE ROLE pedidos_aplicador LOGIN; CREATE ROLE pedidos_publicador LOGIN REPLICATION;
-    ALTER DATABASE pedidos OWNER TO pedidos_dono" postgres >/dev/null
-  SPRING_DATASOURCE_URL="$URL" SPRING_FLYWAY_USER=pedidos_dono \
-    "$JAVA" -jar "$JAR" migrar >"$TRABALHO/migracao.log" 2>&1
+  # The roles and the migrations with infra-local's code (the Java side's one place for them).
+  "$JAVA" -Dloader.main=pedidos.bancada.PrepararBanco -cp "$JAR_BANCADA" \
+    org.springframework.boot.loader.launch.PropertiesLauncher "$URL" >"$TRABALHO/migracao.log" 2>&1
 }
 
 parar_postgres() {

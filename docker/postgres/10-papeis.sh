@@ -3,6 +3,8 @@
 # roles (README, "Database roles"). The owner role owns the database and runs the migrations
 # (compose's `migracao` step); each service logs in with a role that has only the grants the
 # migrations give it. Only the relay's role may open a replication connection.
+# Mirrors ferramentas/infra-local's PreparoDoBanco (the roles of PapelNoBanco), which the tests, the
+# local run and the benchmarks use; infra-local's PapeisDoComposeTest compares the two.
 set -eu
 psql -v ON_ERROR_STOP=1 --username "$POSTGRES_USER" --dbname "$POSTGRES_DB" \
   -v dono="$PEDIDOS_DONO_PASSWORD" \

@@ -5,19 +5,16 @@ import java.net.InetSocketAddress;
 import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.DirectoryStream;
 import java.nio.file.Files;
-import java.nio.file.Path;
 import java.security.SecureRandom;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.HexFormat;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
 import pedidos.contrato.AssinaturaDeWebhook;
 import pedidos.infra.InfraLocal;
-import pedidos.infra.PapelNoBanco;
-import pedidos.infra.ServicoEmProcesso;
+import pedidos.infra.SistemaEmProcessos;
+import pedidos.infra.SistemaEmProcessos.Servico;
 import pedidos.infra.UsuarioDoKafka;
 import pedidos.simulador.Relatorio;
 import pedidos.simulador.Simulacao;
@@ -29,16 +26,14 @@ import pedidos.simulador.Simulacao;
  */
 public final class SistemaLocal {
 
-  private static final Duration PARTIDA = Duration.ofMinutes(3);
-
   private final OpcoesLocais opcoes;
-  private final List<ServicoEmProcesso> servicos = new ArrayList<>();
   // The operators' credentials for the status page and the actuator. No default password
   // anywhere: unless PEDIDOS_OPS_SENHA is set, each run makes one and prints it.
   private final String usuarioDeOps = variavel("PEDIDOS_OPS_USUARIO", "ops");
   private final String senhaDeOps =
       variavel("PEDIDOS_OPS_SENHA", HexFormat.of().formatHex(new SecureRandom().generateSeed(16)));
   private InfraLocal infra;
+  private SistemaEmProcessos sistema;
   private Simulacao simulacao;
 
   private SistemaLocal(OpcoesLocais opcoes) {
@@ -92,8 +87,6 @@ public final class SistemaLocal {
             .diretorioDoPostgres(opcoes.diretorio().resolve("postgres"))
             .comecarLimpo(opcoes.limpo())
             .iniciar();
-    // As a deployment does: the roles, then the migrations as the owner; services never migrate.
-    infra.postgres().prepararBanco();
     URI apiDaLoja = null;
     if (opcoes.demo()) {
       exigirLivre(opcoes.portaDaApiDaLoja(), "the simulated orders API port (LOJA_API_PORT)");
@@ -116,24 +109,25 @@ public final class SistemaLocal {
               .construir();
       apiDaLoja = simulacao.iniciarApi();
     }
-    ServicoEmProcesso relay =
-        servico("publicador-outbox", opcoes.portaDoPublicador(), PapelNoBanco.PUBLICADOR)
-            .construir();
-    ServicoEmProcesso receptor =
-        servico("receptor", opcoes.portaDoReceptor(), PapelNoBanco.RECEPTOR)
-            .ambiente("LOJA_WEBHOOK_SECRET", opcoes.segredo())
-            .construir();
-    var aplicador = servico("aplicador", opcoes.portaDoAplicador(), PapelNoBanco.APLICADOR);
+    var construtor =
+        SistemaEmProcessos.builder(infra.postgres(), infra.kafka().bootstrapServers())
+            .portas(Servico.RELAY, opcoes.portaDoPublicador(), opcoes.portaDoPublicador() + 1000)
+            .portas(Servico.RECEPTOR, opcoes.portaDoReceptor(), opcoes.portaDoReceptor() + 1000)
+            .portas(Servico.APLICADOR, opcoes.portaDoAplicador(), opcoes.portaDoAplicador() + 1000)
+            .segredoDoWebhook(opcoes.segredo())
+            .assinaturaDoKafka(opcoes.assinaturaDoKafka())
+            .ops(usuarioDeOps, senhaDeOps)
+            .diretorioDeLogs(opcoes.diretorio().resolve("logs"))
+            .saida(System.out);
     if (apiDaLoja != null) {
-      aplicador
-          .ambiente("LOJA_API_URL", apiDaLoja.toString())
-          .ambiente("LOJA_API_TOKEN", simulacao.tokenDaApi())
-          .ambiente("LOJA_RECONCILIACAO_INTERVALO", "10s");
+      construtor
+          .ambiente(Servico.APLICADOR, "LOJA_API_URL", apiDaLoja.toString())
+          .ambiente(Servico.APLICADOR, "LOJA_API_TOKEN", simulacao.tokenDaApi())
+          .ambiente(Servico.APLICADOR, "LOJA_RECONCILIACAO_INTERVALO", "10s");
     }
-    // The relay first: its replication slot must exist before the first webhook is stored.
-    iniciarEsperar(relay);
-    iniciarEsperar(receptor);
-    iniciarEsperar(aplicador.construir());
+    System.out.println("Migrating, then starting the relay, the receptor and the aplicador...");
+    sistema = construtor.construir();
+    sistema.iniciar();
     imprimirOndeEstaTudo();
   }
 
@@ -144,33 +138,6 @@ public final class SistemaLocal {
     return relatorio.ok() ? 0 : 1;
   }
 
-  private void iniciarEsperar(ServicoEmProcesso servico) {
-    System.out.println("Starting " + servico.nome() + "...");
-    servicos.add(servico);
-    servico.iniciar().aguardarSaude(PARTIDA);
-  }
-
-  private ServicoEmProcesso.Builder servico(String modulo, int porta, PapelNoBanco papel) {
-    var servico = ServicoEmProcesso.builder(modulo, jar(modulo));
-    // Each service authenticates to Kafka as its own user, under the ACLs of a deployment.
-    switch (papel) {
-      case PUBLICADOR -> UsuarioDoKafka.PUBLICADOR.variaveisDeAmbiente().forEach(servico::ambiente);
-      case APLICADOR -> UsuarioDoKafka.APLICADOR.variaveisDeAmbiente().forEach(servico::ambiente);
-      default -> {}
-    }
-    return servico
-        .arquivoDeLog(opcoes.diretorio().resolve("logs").resolve(modulo + ".log"))
-        .portaDeGestao(porta + 1000)
-        .ambiente("SERVER_PORT", String.valueOf(porta))
-        .ambiente("SPRING_DATASOURCE_URL", infra.postgres().jdbcUrl())
-        .ambiente("SPRING_DATASOURCE_USERNAME", papel.nome())
-        .ambiente("SPRING_DATASOURCE_PASSWORD", papel.senhaLocal())
-        .ambiente("SPRING_KAFKA_BOOTSTRAP_SERVERS", infra.kafka().bootstrapServers())
-        .ambiente("PEDIDOS_OPS_USUARIO", usuarioDeOps)
-        .ambiente("PEDIDOS_OPS_SENHA", senhaDeOps)
-        .ambiente("PEDIDOS_KAFKA_ASSINATURA", opcoes.assinaturaDoKafka());
-  }
-
   private static String variavel(String nome, String padrao) {
     String valor = System.getenv(nome);
     return valor == null || valor.isBlank() ? padrao : valor;
@@ -179,10 +146,10 @@ public final class SistemaLocal {
   private synchronized void parar() {
     System.out.println("\nStopping...");
     // Services first (the relay holds a replication connection), then Kafka, then PostgreSQL.
-    for (int i = servicos.size() - 1; i >= 0; i--) {
-      servicos.get(i).parar();
+    if (sistema != null) {
+      sistema.close();
+      sistema = null;
     }
-    servicos.clear();
     if (simulacao != null) {
       simulacao.close();
     }
@@ -262,24 +229,5 @@ public final class SistemaLocal {
       throw new IllegalStateException(
           "port " + porta + " (" + qual + ") is already in use; set another one (see --help)");
     }
-  }
-
-  /** The service's runnable jar, built by the reactor before this module. */
-  private static Path jar(String modulo) {
-    Path alvo = Path.of("produto", modulo, "target");
-    try (DirectoryStream<Path> jars = Files.newDirectoryStream(alvo, modulo + "-*.jar")) {
-      for (Path jar : jars) {
-        String nome = jar.getFileName().toString();
-        if (!nome.endsWith("-plain.jar") && !nome.endsWith("-exec.jar")) {
-          return jar;
-        }
-      }
-    } catch (IOException e) {
-      // fall through to the message below
-    }
-    throw new IllegalStateException(
-        "no jar in "
-            + alvo.toAbsolutePath()
-            + ": run ./executar-local.sh from the repository root");
   }
 }

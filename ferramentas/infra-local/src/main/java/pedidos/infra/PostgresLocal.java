@@ -17,14 +17,15 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 import java.util.Objects;
 import java.util.function.UnaryOperator;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
 import javax.sql.DataSource;
-import org.flywaydb.core.Flyway;
 import org.postgresql.ds.PGSimpleDataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -58,37 +59,6 @@ public final class PostgresLocal implements AutoCloseable {
   private static final String USUARIO = "postgres";
   private static final String SENHA = "postgres";
 
-  private static final String CRIAR_PAPEL =
-      """
-      DO $$
-      BEGIN
-        IF NOT EXISTS (SELECT FROM pg_roles WHERE rolname = '%s') THEN
-          CREATE ROLE %s LOGIN %s PASSWORD '%s';
-        END IF;
-      END $$
-      """;
-
-  /** Tables, sequences and the publication a superuser created (an older version migrated so). */
-  private static final String ADOTAR_OBJETOS =
-      """
-      DO $$
-      DECLARE
-        objeto record;
-      BEGIN
-        FOR objeto IN
-          SELECT format('ALTER TABLE %%I OWNER TO %%I', c.relname, '%1$s') AS comando
-            FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
-           WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p')
-             AND pg_get_userbyid(c.relowner) <> '%1$s'
-          UNION ALL
-          SELECT format('ALTER PUBLICATION %%I OWNER TO %%I', pubname, '%1$s')
-            FROM pg_publication WHERE pg_get_userbyid(pubowner) <> '%1$s'
-        LOOP
-          EXECUTE objeto.comando;
-        END LOOP;
-      END $$
-      """;
-
   private final int porta;
   private final String versao;
   private final Path dados;
@@ -96,6 +66,7 @@ public final class PostgresLocal implements AutoCloseable {
   private final boolean fsync;
   private final String banco;
   private final Duration esperaDeInicio;
+  private final Map<String, String> parametros;
   private final PGSimpleDataSource dataSource;
   private EmbeddedPostgres servidor;
   private boolean fechado;
@@ -108,6 +79,7 @@ public final class PostgresLocal implements AutoCloseable {
     this.fsync = builder.fsync;
     this.banco = builder.banco;
     this.esperaDeInicio = builder.esperaDeInicio;
+    this.parametros = Map.copyOf(builder.parametros);
     this.dataSource = new PGSimpleDataSource();
     dataSource.setUrl(jdbcUrl());
     dataSource.setUser(USUARIO);
@@ -233,21 +205,7 @@ public final class PostgresLocal implements AutoCloseable {
    * created there as a superuser. Idempotent.
    */
   public synchronized void prepararPapeis() {
-    try (Connection conexao = dataSource.getConnection();
-        Statement comando = conexao.createStatement()) {
-      for (PapelNoBanco papel : PapelNoBanco.values()) {
-        comando.execute(
-            CRIAR_PAPEL.formatted(
-                papel.nome(),
-                papel.nome(),
-                papel == PapelNoBanco.PUBLICADOR ? "REPLICATION" : "NOREPLICATION",
-                papel.senhaLocal()));
-      }
-      comando.execute("ALTER DATABASE " + banco + " OWNER TO " + PapelNoBanco.DONO.nome());
-      comando.execute(ADOTAR_OBJETOS.formatted(PapelNoBanco.DONO.nome()));
-    } catch (SQLException e) {
-      throw new IllegalStateException("could not create the system's roles", e);
-    }
+    PreparoDoBanco.prepararPapeis(dataSource, banco);
   }
 
   /**
@@ -255,44 +213,42 @@ public final class PostgresLocal implements AutoCloseable {
    * role: what a deployment's migration step does before the services start.
    */
   public synchronized void prepararBanco() {
-    prepararPapeis();
-    Flyway.configure()
-        .dataSource(jdbcUrl(), PapelNoBanco.DONO.nome(), PapelNoBanco.DONO.senhaLocal())
-        .locations("classpath:db/migration")
-        .load()
-        .migrate();
+    PreparoDoBanco.prepararBanco(dataSource, jdbcUrl());
   }
 
   private EmbeddedPostgres.Builder configuracao() {
-    return EmbeddedPostgres.builder()
-        .setPort(porta)
-        .setDataDirectory(dados)
-        // zonky's clean mode deletes the directory on close; restarts need it kept.
-        .setCleanDataDirectory(false)
-        // Shutdown order (relay, Kafka, then Postgres) belongs to InfraLocal, not to zonky.
-        .setRegisterShutdownHook(false)
-        .setPGStartupWait(esperaDeInicio)
-        .setPgBinaryResolver(
-            (sistema, arquitetura) -> {
-              String recurso =
-                  BINARIOS.formatted(versao, sistema.toLowerCase(Locale.ROOT), arquitetura);
-              InputStream binarios = PostgresLocal.class.getResourceAsStream(recurso);
-              if (binarios == null) {
-                throw new IOException(
-                    "no PostgreSQL " + versao + " binaries for " + sistema + "/" + arquitetura);
-              }
-              return binarios;
-            })
-        .setServerConfig("wal_level", "logical")
-        // zonky defaults to off: commits acknowledged before they are durable.
-        .setServerConfig("synchronous_commit", "on")
-        // zonky always passes -F; this -c comes after it and wins.
-        .setServerConfig("fsync", fsync ? "on" : "off")
-        .setServerConfig("max_replication_slots", "20")
-        .setServerConfig("max_wal_senders", "20")
-        // A stalled slot must not fill the disk.
-        .setServerConfig("max_slot_wal_keep_size", "1GB")
-        .setServerConfig("max_connections", "300");
+    EmbeddedPostgres.Builder configuracao =
+        EmbeddedPostgres.builder()
+            .setPort(porta)
+            .setDataDirectory(dados)
+            // zonky's clean mode deletes the directory on close; restarts need it kept.
+            .setCleanDataDirectory(false)
+            // Shutdown order (relay, Kafka, then Postgres) belongs to InfraLocal, not to zonky.
+            .setRegisterShutdownHook(false)
+            .setPGStartupWait(esperaDeInicio)
+            .setPgBinaryResolver(
+                (sistema, arquitetura) -> {
+                  String recurso =
+                      BINARIOS.formatted(versao, sistema.toLowerCase(Locale.ROOT), arquitetura);
+                  InputStream binarios = PostgresLocal.class.getResourceAsStream(recurso);
+                  if (binarios == null) {
+                    throw new IOException(
+                        "no PostgreSQL " + versao + " binaries for " + sistema + "/" + arquitetura);
+                  }
+                  return binarios;
+                })
+            .setServerConfig("wal_level", "logical")
+            // zonky defaults to off: commits acknowledged before they are durable.
+            .setServerConfig("synchronous_commit", "on")
+            // zonky always passes -F; this -c comes after it and wins.
+            .setServerConfig("fsync", fsync ? "on" : "off")
+            .setServerConfig("max_replication_slots", "20")
+            .setServerConfig("max_wal_senders", "20")
+            // A stalled slot must not fill the disk.
+            .setServerConfig("max_slot_wal_keep_size", "1GB")
+            .setServerConfig("max_connections", "300");
+    parametros.forEach(configuracao::setServerConfig);
+    return configuracao;
   }
 
   private void criarBancoSeFaltar() {
@@ -398,8 +354,18 @@ public final class PostgresLocal implements AutoCloseable {
     private String banco = "pedidos";
     private String versao = versaoPedida(System::getProperty, System::getenv);
     private Duration esperaDeInicio = Duration.ofSeconds(60);
+    private final Map<String, String> parametros = new LinkedHashMap<>();
 
     private Builder() {}
+
+    /**
+     * A server setting on top of the ones every user gets (logical WAL, durable commits...), e.g.
+     * the benchmark's {@code track_commit_timestamp}; it wins over the default of the same name.
+     */
+    public Builder parametro(String nome, String valor) {
+      parametros.put(Objects.requireNonNull(nome), Objects.requireNonNull(valor));
+      return this;
+    }
 
     /** 0 (the default) picks a free port once; restarts keep it. */
     public Builder porta(int porta) {

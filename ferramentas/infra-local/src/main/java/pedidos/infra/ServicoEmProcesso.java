@@ -43,7 +43,7 @@ public final class ServicoEmProcesso implements AutoCloseable {
     this.arquivoDeLog = builder.arquivoDeLog;
     this.saida = builder.saida;
     List<String> comando = new ArrayList<>();
-    comando.add(javaDestaJvm());
+    comando.add(builder.java != null ? builder.java : javaDestaJvm());
     comando.addAll(builder.opcoesDaJvm);
     comando.add("-jar");
     comando.add(builder.jar.toAbsolutePath().toString());
@@ -57,6 +57,11 @@ public final class ServicoEmProcesso implements AutoCloseable {
 
   public String nome() {
     return nome;
+  }
+
+  /** Its command line up to the jar: the java binary and the JVM options (for reports). */
+  public String comando() {
+    return String.join(" ", comando.subList(0, comando.indexOf("-jar") + 2));
   }
 
   public synchronized ServicoEmProcesso iniciar() {
@@ -214,6 +219,7 @@ public final class ServicoEmProcesso implements AutoCloseable {
     private int portaDeGestao;
     private Path arquivoDeLog;
     private PrintStream saida = System.out;
+    private String java;
 
     private Builder(String nome, Path jar) {
       this.nome = nome;
@@ -227,6 +233,12 @@ public final class ServicoEmProcesso implements AutoCloseable {
 
     public Builder argumento(String argumento) {
       argumentos.add(argumento);
+      return this;
+    }
+
+    /** The {@code java} to run the jar with; the one running this JVM by default. */
+    public Builder java(String java) {
+      this.java = java;
       return this;
     }
 

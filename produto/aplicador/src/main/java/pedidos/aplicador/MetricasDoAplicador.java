@@ -54,6 +54,9 @@ public class MetricasDoAplicador {
     registro
         .counter("aplicador.reconciliacao.pedidos", "resultado", "status_desconhecido")
         .increment(rodada.statusDesconhecido());
+    registro
+        .counter("aplicador.reconciliacao.pedidos", "resultado", "novo")
+        .increment(rodada.novos());
   }
 
   /**

@@ -105,13 +105,47 @@ class PrivilegiosTest {
         .isEqualTo(SEM_PRIVILEGIO);
     assertThat(estado(aplicador, "UPDATE outbox SET efeito = 'x' WHERE pedido_id = 'nenhum'"))
         .isEqualTo(SEM_PRIVILEGIO);
-    assertThat(estado(aplicador, "UPDATE outbox SET enviado_em = NULL WHERE pedido_id = 'nenhum'"))
-        .isEqualTo(SEM_PRIVILEGIO);
     assertThat(estado(aplicador, "UPDATE webhook_quarentena SET motivo = 'x' WHERE id = -1"))
         .isEqualTo(SEM_PRIVILEGIO);
     assertThat(estado(aplicador, "SELECT * FROM publicador_offsets")).isEqualTo(SEM_PRIVILEGIO);
     // The erasure of a customer rewrites the relay's dead letters: it runs as the owner.
     assertThat(estado(aplicador, "UPDATE publicador_mortos SET motivo = 'x' WHERE id = -1"))
+        .isEqualTo(SEM_PRIVILEGIO);
+  }
+
+  @Test
+  void asAcoesDoPainelTemSoOQuePrecisam() {
+    DataSource aplicador = postgres.dataSource(PapelNoBanco.APLICADOR);
+    assertThatCode(
+            () ->
+                executar(
+                    aplicador,
+                    // V13: the audit, re-publish an effect, release a quarantined body, ask the
+                    // relay to re-publish a dead letter
+                    "INSERT INTO operacoes_auditadas (operador, acao, alvo, resultado)"
+                        + " VALUES ('ops', 'teste', '"
+                        + id
+                        + "', 'feito')",
+                    "SELECT count(*) FROM operacoes_auditadas",
+                    "UPDATE outbox SET enviado_em = NULL WHERE pedido_id = 'nenhum'",
+                    "UPDATE webhook_quarentena SET liberado_em = now(), liberado_como = 'x'"
+                        + " WHERE id = -1",
+                    "SELECT count(*) FROM publicador_mortos",
+                    "UPDATE publicador_mortos SET republicacao_pedida_em = now() WHERE id = -1",
+                    "UPDATE webhook_eventos SET kafka_particao = 0, kafka_offset = 0"
+                        + " WHERE evento_id = 'nenhum'"))
+        .doesNotThrowAnyException();
+
+    // The audit is only appended to.
+    assertThat(estado(aplicador, "UPDATE operacoes_auditadas SET resultado = 'x'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "DELETE FROM operacoes_auditadas")).isEqualTo(SEM_PRIVILEGIO);
+    // The relay alone closes its dead letters.
+    assertThat(estado(aplicador, "UPDATE publicador_mortos SET republicado_em = now()"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "UPDATE webhook_quarentena SET corpo = 'x' WHERE id = -1"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(PapelNoBanco.RECEPTOR, "SELECT * FROM operacoes_auditadas"))
         .isEqualTo(SEM_PRIVILEGIO);
   }
 
@@ -148,6 +182,10 @@ class PrivilegiosTest {
         comando.execute(sql);
       }
     }
+  }
+
+  private static String estado(PapelNoBanco papel, String sql) {
+    return estado(postgres.dataSource(papel), sql);
   }
 
   /** The SQLState the statement fails with, or null when it succeeds. */

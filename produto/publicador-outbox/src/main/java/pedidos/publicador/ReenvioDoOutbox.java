@@ -41,6 +41,10 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
        LIMIT :lote
       """;
 
+  /** The command's per-row lines have no reader here: the summary is logged. */
+  private static final java.io.PrintStream SEM_SAIDA =
+      new java.io.PrintStream(java.io.OutputStream.nullOutputStream());
+
   static final String PENDENCIAS =
       """
       SELECT count(*) AS pendentes, min(criado_em) AS mais_antigo
@@ -53,6 +57,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
   private final EnviadorDeMensagens enviador;
   private final RegistroDeEnvios registro;
   private final RegistroDeMortos mortos;
+  private final RepublicacaoDosMortos republicacao;
   private final SupervisorDoPublicador supervisor;
   private final MetricasDoPublicador metricas;
   private final PublicadorProperties.Reenvio configuracao;
@@ -65,6 +70,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
       EnviadorDeMensagens enviador,
       RegistroDeEnvios registro,
       RegistroDeMortos mortos,
+      RepublicacaoDosMortos republicacao,
       SupervisorDoPublicador supervisor,
       MetricasDoPublicador metricas,
       PublicadorProperties propriedades,
@@ -74,6 +80,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
     this.enviador = enviador;
     this.registro = registro;
     this.mortos = mortos;
+    this.republicacao = republicacao;
     this.supervisor = supervisor;
     this.metricas = metricas;
     this.configuracao = propriedades.reenvio();
@@ -95,6 +102,15 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
         int reenviadas = reenviar();
         if (reenviadas > 0) {
           log.warn("Re-sent {} outbox rows the stream had not delivered", reenviadas);
+        }
+        RepublicacaoDosMortos.Resumo pedidas = republicacao.executarPedidas(SEM_SAIDA);
+        if (pedidas.republicadas() + pedidas.aindaMortas() + pedidas.semLinha() > 0) {
+          log.info(
+              "Dead letters an operator asked to re-publish: re-published {}, still failing {},"
+                  + " row gone {}",
+              pedidas.republicadas(),
+              pedidas.aindaMortas(),
+              pedidas.semLinha());
         }
       }
     } catch (FalhaAoPublicarException | org.springframework.dao.DataAccessException e) {

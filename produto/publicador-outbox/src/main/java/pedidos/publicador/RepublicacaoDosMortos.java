@@ -30,6 +30,7 @@ class RepublicacaoDosMortos {
         FROM publicador_mortos m
         LEFT JOIN webhook_eventos e ON e.evento_id = m.chave ->> 'evento_id'
        WHERE m.tabela = 'webhook_eventos' AND m.republicado_em IS NULL AND m.id > :depois
+         AND (m.republicacao_pedida_em IS NOT NULL OR NOT CAST(:soPedidas AS boolean))
        ORDER BY m.id
        LIMIT :lote
       """;
@@ -42,8 +43,17 @@ class RepublicacaoDosMortos {
         LEFT JOIN outbox o
           ON o.pedido_id = m.chave ->> 'pedido_id' AND o.efeito = m.chave ->> 'efeito'
        WHERE m.tabela = 'outbox' AND m.republicado_em IS NULL AND m.id > :depois
+         AND (m.republicacao_pedida_em IS NOT NULL OR NOT CAST(:soPedidas AS boolean))
        ORDER BY m.id
        LIMIT :lote
+      """;
+
+  // A request answered: the letter was tried once. If it still fails it stays open with the new
+  // reason and attempt, and the operator may ask again; it is not retried every round forever.
+  static final String PEDIDOS_ATENDIDOS =
+      """
+      UPDATE publicador_mortos SET republicacao_pedida_em = NULL
+       WHERE id = ANY(CAST(:ids AS bigint[])) AND republicado_em IS NULL
       """;
 
   private final JdbcClient jdbc;
@@ -69,21 +79,35 @@ class RepublicacaoDosMortos {
   record Resumo(int republicadas, int aindaMortas, int semLinha) {}
 
   Resumo executar(PrintStream saida) throws InterruptedException {
-    Resumo eventos = executar(Tabela.WEBHOOK_EVENTOS, saida);
-    Resumo efeitos = executar(Tabela.OUTBOX, saida);
+    return executar(false, saida);
+  }
+
+  /**
+   * Only the letters an operator asked to re-publish from the applier's status page ({@code
+   * republicacao_pedida_em}, V13: the applier has no ACL on the relay's topics, so it asks through
+   * the table). Run by the active relay at every fallback round.
+   */
+  Resumo executarPedidas(PrintStream saida) throws InterruptedException {
+    return executar(true, saida);
+  }
+
+  private Resumo executar(boolean soPedidas, PrintStream saida) throws InterruptedException {
+    Resumo eventos = executar(Tabela.WEBHOOK_EVENTOS, soPedidas, saida);
+    Resumo efeitos = executar(Tabela.OUTBOX, soPedidas, saida);
     return new Resumo(
         eventos.republicadas() + efeitos.republicadas(),
         eventos.aindaMortas() + efeitos.aindaMortas(),
         eventos.semLinha() + efeitos.semLinha());
   }
 
-  private Resumo executar(Tabela tabela, PrintStream saida) throws InterruptedException {
+  private Resumo executar(Tabela tabela, boolean soPedidas, PrintStream saida)
+      throws InterruptedException {
     int republicadas = 0;
     int aindaMortas = 0;
     int semLinha = 0;
     long depois = 0;
     while (true) {
-      List<Candidata> lote = ler(tabela, depois);
+      List<Candidata> lote = ler(tabela, depois, soPedidas);
       if (lote.isEmpty()) {
         return new Resumo(republicadas, aindaMortas, semLinha);
       }
@@ -131,6 +155,11 @@ class RepublicacaoDosMortos {
         }
       }
       envios.marcar(efeitos);
+      if (soPedidas) {
+        jdbc.sql(PEDIDOS_ATENDIDOS)
+            .param("ids", lote.stream().map(Candidata::id).toArray(Long[]::new))
+            .update();
+      }
     }
   }
 
@@ -140,12 +169,13 @@ class RepublicacaoDosMortos {
    */
   private record Candidata(long id, String chave, Supplier<Mensagem> mensagem) {}
 
-  private List<Candidata> ler(Tabela tabela, long depois) {
+  private List<Candidata> ler(Tabela tabela, long depois, boolean soPedidas) {
     return switch (tabela) {
       case WEBHOOK_EVENTOS ->
           jdbc.sql(EVENTOS_MORTOS)
               .param("depois", depois)
               .param("lote", LOTE)
+              .param("soPedidas", soPedidas)
               .query(
                   (linha, n) -> {
                     String eventoId = linha.getString("evento_id");
@@ -173,6 +203,7 @@ class RepublicacaoDosMortos {
           jdbc.sql(EFEITOS_MORTOS)
               .param("depois", depois)
               .param("lote", LOTE)
+              .param("soPedidas", soPedidas)
               .query(
                   (linha, n) -> {
                     String pedidoId = linha.getString("pedido_id");

@@ -5,7 +5,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.InetAddress;
 import java.net.ServerSocket;
-import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -13,15 +12,15 @@ import java.util.UUID;
 import java.util.stream.Collectors;
 import java.util.stream.IntStream;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.io.TempDir;
 import org.springframework.boot.health.contributor.Status;
 import pedidos.infra.InfraLocal;
+import pedidos.infra.KafkaLocal;
 
 /**
  * Kafka goes away under a running relay: the batch in flight fails, the engine stops and is
  * restarted again and again with a back-off, nothing is skipped; when a broker answers on the same
- * address again, everything written meanwhile is published. A broker of its own, so the shared one
- * stays up for the other tests.
+ * address again, everything written meanwhile is published. A broker of its own (infra-local's, on
+ * a fixed port, without authentication), so the shared one stays up for the other tests.
  */
 class KafkaForaDoArTest {
 
@@ -29,14 +28,12 @@ class KafkaForaDoArTest {
 
   private final String prefixo = "k" + UUID.randomUUID().toString().substring(0, 6) + "-";
 
-  @TempDir Path diretorio;
-
   @Test
   void oMotorParaEReiniciaSemPularNadaEnquantoOKafkaEstaFora() throws Exception {
     InfraLocal.compartilhada(); // PostgreSQL
     int porta = portaLivre();
-    BrokerDedicado primeiro = BrokerDedicado.iniciar(porta, diretorio.resolve("primeiro"));
-    BrokerDedicado segundo = null;
+    KafkaLocal primeiro = KafkaLocal.builder().porta(porta).iniciar();
+    KafkaLocal segundo = null;
     Map<String, String> propriedades = RelayDeTeste.propriedades(SLOT, "kaf");
     propriedades.put("spring.kafka.bootstrap-servers", primeiro.bootstrapServers());
     // Brokers of this test's own, without authentication.
@@ -79,7 +76,7 @@ class KafkaForaDoArTest {
           .isEqualTo(Status.DOWN);
       assertThat(BancoDeTeste.naoEnviados(prefixo)).as("nothing marked sent").isEqualTo(1);
 
-      segundo = BrokerDedicado.iniciar(porta, diretorio.resolve("segundo"));
+      segundo = KafkaLocal.builder().porta(porta).iniciar();
       relay.aguardarTransmitindo();
       assertThat(relay.bean(PublicadorHealthIndicator.class).health().getStatus())
           .isEqualTo(Status.UP);

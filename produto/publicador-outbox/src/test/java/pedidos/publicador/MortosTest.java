@@ -237,6 +237,68 @@ class MortosTest {
     }
   }
 
+  @Test
+  void oRelayRepublicaSoAsCartasQueUmOperadorPediu() {
+    // Refused by the producer (above max.request.size), as in the test above.
+    ChaveDoEfeito pedida = new ChaveDoEfeito(prefixo + "ord-pedida", "liberar_separacao");
+    ChaveDoEfeito naoPedida = new ChaveDoEfeito(prefixo + "ord-nao-pedida", "liberar_separacao");
+    String grande = "\u00e7".repeat(3 << 19);
+    BancoDeTeste.inserirEfeito(pedida.pedidoId(), pedida.efeito(), grande, 1L, "p@loja");
+    BancoDeTeste.inserirEfeito(naoPedida.pedidoId(), naoPedida.efeito(), grande, 2L, "n@loja");
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                morto("outbox", pedida.json()) != null
+                    && morto("outbox", naoPedida.json()) != null);
+    // Asked while the cause is still there: the active relay's next fallback round (every second
+    // here) tries it once, answers the request, and the letter stays open with the new attempt.
+    pedir(pedida);
+    await().atMost(Duration.ofSeconds(20)).until(() -> !pedido(pedida));
+    assertThat(((Number) morto("outbox", pedida.json()).get("tentativas")).intValue())
+        .isGreaterThanOrEqualTo(2);
+    assertThat(morto("outbox", pedida.json()).get("republicado_em")).isNull();
+
+    // The cause fixed and asked again (as the applier's page does): published and closed.
+    BancoDeTeste.JDBC
+        .sql("UPDATE outbox SET status = 'pago' WHERE pedido_id IN (?, ?)")
+        .params(pedida.pedidoId(), naoPedida.pedidoId())
+        .update();
+    pedir(pedida);
+
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(() -> !efeitos.comChave(pedida.pedidoId()).isEmpty());
+    await()
+        .atMost(Duration.ofSeconds(10))
+        .until(() -> morto("outbox", pedida.json()).get("republicado_em") != null);
+    assertThat(BancoDeTeste.naoEnviados(pedida.pedidoId())).isZero();
+    assertThat(morto("outbox", naoPedida.json()).get("republicado_em"))
+        .as("a letter nobody asked for waits for republicar-mortos")
+        .isNull();
+    assertThat(efeitos.comChave(naoPedida.pedidoId())).isEmpty();
+  }
+
+  /** What the applier's status page does (V13 grants it nothing else on this table). */
+  private static void pedir(ChaveDoEfeito efeito) {
+    BancoDeTeste.JDBC
+        .sql(
+            "UPDATE publicador_mortos SET republicacao_pedida_em = now()"
+                + " WHERE tabela = 'outbox' AND chave = CAST(? AS jsonb) AND republicado_em IS NULL")
+        .param(efeito.json())
+        .update();
+  }
+
+  private static boolean pedido(ChaveDoEfeito efeito) {
+    return BancoDeTeste.JDBC
+        .sql(
+            "SELECT republicacao_pedida_em IS NOT NULL FROM publicador_mortos"
+                + " WHERE tabela = 'outbox' AND chave = CAST(? AS jsonb) AND republicado_em IS NULL")
+        .param(efeito.json())
+        .query(Boolean.class)
+        .single();
+  }
+
   private List<String> argumentos() {
     List<String> argumentos = new ArrayList<>();
     RelayDeTeste.propriedades(SLOT, "mor-cmd")

@@ -58,18 +58,18 @@ class PipelineDePontaAPontaTest {
   private static final long SEMENTE_DOS_EXTREMOS = 20261201L;
   private static final Pattern MOTIVO = Pattern.compile("\"motivo\"\\s*:\\s*\"([^\"]*)\"");
 
-  private final int portaDaApi = SistemaEmProcessos.portaLivre();
-  private final int portaDoKafka = SistemaEmProcessos.portaLivre();
+  private final int portaDaApi = SistemaDoTeste.portaLivre();
+  private final int portaDoKafka = SistemaDoTeste.portaLivre();
   private PostgresLocal postgres;
   private KafkaLocal kafka;
-  private SistemaEmProcessos sistema;
+  private SistemaDoTeste sistema;
 
   @BeforeAll
   void iniciar() {
     postgres = PostgresLocal.builder().fsync(false).iniciar();
-    kafka = SistemaEmProcessos.kafkaNaPorta(portaDoKafka);
+    kafka = SistemaDoTeste.kafkaNaPorta(portaDoKafka);
     sistema =
-        new SistemaEmProcessos(
+        new SistemaDoTeste(
                 postgres,
                 kafka.bootstrapServers(),
                 URI.create("http://127.0.0.1:" + portaDaApi),
@@ -105,7 +105,7 @@ class PipelineDePontaAPontaTest {
   @Order(2)
   void relayMortoNoMeioDoFluxoNaoPerdeNadaEAReservaAssume() throws Exception {
     ServicoEmProcesso ativo =
-        SistemaEmProcessos.papel(sistema.relay).orElse("").equals("ATIVO")
+        SistemaDoTeste.papel(sistema.relay).orElse("").equals("ATIVO")
             ? sistema.relay
             : sistema.reserva;
     ServicoEmProcesso outro = ativo == sistema.relay ? sistema.reserva : sistema.relay;
@@ -118,9 +118,9 @@ class PipelineDePontaAPontaTest {
 
       await()
           .atMost(Duration.ofSeconds(60))
-          .until(() -> SistemaEmProcessos.papel(outro).orElse("").equals("ATIVO"));
+          .until(() -> SistemaDoTeste.papel(outro).orElse("").equals("ATIVO"));
       ativo.iniciar().aguardarSaude(ESPERA);
-      assertThat(SistemaEmProcessos.papel(ativo)).contains("RESERVA");
+      assertThat(SistemaDoTeste.papel(ativo)).contains("RESERVA");
       Relatorio relatorio = execucao.get();
       aprovar(relatorio);
     }
@@ -155,7 +155,7 @@ class PipelineDePontaAPontaTest {
           .alias("the sweep applies from the inbox while Kafka is down")
           .until(() -> pedidosAplicados("semkafka") > 50);
 
-      kafka = SistemaEmProcessos.kafkaNaPorta(portaDoKafka);
+      kafka = SistemaDoTeste.kafkaNaPorta(portaDoKafka);
 
       Relatorio relatorio = execucao.get();
       aprovar(relatorio);
@@ -438,7 +438,7 @@ class PipelineDePontaAPontaTest {
   private Simulacao simulacao(String prefixo, long semente, int pedidos, double taxa) {
     return Simulacao.builder()
         .receptor(sistema.urlDoReceptor())
-        .segredo(SistemaEmProcessos.SEGREDO)
+        .segredo(SistemaDoTeste.SEGREDO)
         .banco(postgres.jdbcUrl(), postgres.usuario(), postgres.senha())
         .kafka("localhost:" + portaDoKafka, UsuarioDoKafka.ADMINISTRADOR.propriedadesDoCliente())
         .portaDaApi(portaDaApi)

@@ -63,7 +63,13 @@ public class AplicadorDeEventos {
    * that storing and applying commit together.
    */
   public Optional<EventoAplicado> aplicarNaTransacao(String eventoId, ModoDeAplicacao modo) {
-    return aplicarNaTransacao(null, eventoId, modo);
+    return aplicarNaTransacao(null, eventoId, modo, null);
+  }
+
+  /** The same, for replay: the record's position is stored on the row it applies. */
+  public Optional<EventoAplicado> aplicarNaTransacao(
+      String eventoId, ModoDeAplicacao modo, PosicaoNoTopico posicao) {
+    return aplicarNaTransacao(null, eventoId, modo, posicao);
   }
 
   /**
@@ -73,11 +79,20 @@ public class AplicadorDeEventos {
    */
   public Optional<EventoAplicado> guardarEAplicarNaTransacao(
       RegistroDeEvento evento, ModoDeAplicacao modo) {
-    return aplicarNaTransacao(evento, evento.eventoId(), modo);
+    return aplicarNaTransacao(evento, evento.eventoId(), modo, null);
+  }
+
+  /**
+   * The same, storing where the record was read on the row it applies (the order's page shows it).
+   * An event that another path applied first keeps no position: the apply writes nothing.
+   */
+  public Optional<EventoAplicado> guardarEAplicarNaTransacao(
+      RegistroDeEvento evento, ModoDeAplicacao modo, PosicaoNoTopico posicao) {
+    return aplicarNaTransacao(evento, evento.eventoId(), modo, posicao);
   }
 
   private Optional<EventoAplicado> aplicarNaTransacao(
-      RegistroDeEvento guardar, String eventoId, ModoDeAplicacao modo) {
+      RegistroDeEvento guardar, String eventoId, ModoDeAplicacao modo, PosicaoNoTopico posicao) {
     if (!TransactionSynchronizationManager.isActualTransactionActive()) {
       throw new IllegalStateException("applying an event needs an open transaction");
     }
@@ -89,7 +104,7 @@ public class AplicadorDeEventos {
     Escrita escrita =
         PoliticaDeAplicacao.decidir(lido.estado(), lido.outros(), lido.evento(), modo);
     if (escrita instanceof Escrita.Assentar assentar) {
-      gravador.assentar(assentar);
+      gravador.assentar(assentar, posicao);
       log.info(
           "evento_id={} pedido_id={} settled as {}: {}",
           eventoId,
@@ -100,7 +115,7 @@ public class AplicadorDeEventos {
       return Optional.of(new EventoAplicado(eventoId, pedidoId, assentar.resultado(), List.of()));
     }
     if (escrita instanceof Escrita.Gravar gravar) {
-      List<Efeito> gravados = gravador.gravar(pedidoId, gravar);
+      List<Efeito> gravados = gravador.gravar(pedidoId, gravar, posicao);
       log.debug(
           "evento_id={} pedido_id={} {} -> {} ({}), effects {}",
           eventoId,

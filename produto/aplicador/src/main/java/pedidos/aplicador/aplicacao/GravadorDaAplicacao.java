@@ -1,5 +1,6 @@
 package pedidos.aplicador.aplicacao;
 
+import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -38,7 +39,9 @@ final class GravadorDaAplicacao {
         RETURNING efeito
       ), assentado AS (
         UPDATE webhook_eventos
-           SET aplicado_em = COALESCE(aplicado_em, now()), resultado = :resultado, motivo = NULL
+           SET aplicado_em = COALESCE(aplicado_em, now()), resultado = :resultado, motivo = NULL,
+               kafka_particao = COALESCE(CAST(:kafkaParticao AS integer), kafka_particao),
+               kafka_offset = COALESCE(CAST(:kafkaOffset AS bigint), kafka_offset)
          WHERE evento_id = :eventoId
       ), corrigidos AS (
         UPDATE webhook_eventos w
@@ -52,7 +55,9 @@ final class GravadorDaAplicacao {
   static final String ASSENTAR_EVENTO =
       """
       UPDATE webhook_eventos
-         SET aplicado_em = COALESCE(aplicado_em, now()), resultado = :resultado, motivo = :motivo
+         SET aplicado_em = COALESCE(aplicado_em, now()), resultado = :resultado, motivo = :motivo,
+             kafka_particao = COALESCE(CAST(:kafkaParticao AS integer), kafka_particao),
+             kafka_offset = COALESCE(CAST(:kafkaOffset AS bigint), kafka_offset)
        WHERE evento_id = :eventoId
       """;
 
@@ -63,9 +68,11 @@ final class GravadorDaAplicacao {
   }
 
   /**
+   * @param posicao where the record that is applied was read, or {@code null} when no record is
+   *     (the sweep, reconciliation): the position already stored, if any, stays
    * @return the effects inserted into the outbox: those of {@code gravar} that it did not hold
    */
-  List<Efeito> gravar(String pedidoId, Escrita.Gravar gravar) {
+  List<Efeito> gravar(String pedidoId, Escrita.Gravar gravar, PosicaoNoTopico posicao) {
     List<String> corrigidos = new ArrayList<>(gravar.correcoes().size());
     List<String> veredictos = new ArrayList<>(gravar.correcoes().size());
     gravar
@@ -86,15 +93,19 @@ final class GravadorDaAplicacao {
         .param("resultado", gravar.resultado().codigo())
         .param("corrigidos", corrigidos.toArray(String[]::new))
         .param("veredictos", veredictos.toArray(String[]::new))
+        .param("kafkaParticao", posicao == null ? null : posicao.particao(), Types.INTEGER)
+        .param("kafkaOffset", posicao == null ? null : posicao.offset(), Types.BIGINT)
         .query((rs, n) -> Efeito.doCodigo(rs.getString("efeito")))
         .list();
   }
 
-  void assentar(Escrita.Assentar assentar) {
+  void assentar(Escrita.Assentar assentar, PosicaoNoTopico posicao) {
     jdbc.sql(ASSENTAR_EVENTO)
         .param("eventoId", assentar.eventoId())
         .param("resultado", assentar.resultado().codigo())
         .param("motivo", assentar.motivo())
+        .param("kafkaParticao", posicao == null ? null : posicao.particao(), Types.INTEGER)
+        .param("kafkaOffset", posicao == null ? null : posicao.offset(), Types.BIGINT)
         .update();
   }
 }

@@ -23,7 +23,7 @@ public final class LeitorDeEventos {
   // The payload is PostgreSQL's text of the stored jsonb, which the input envelope bounds.
   private final JsonMapper json = LeitoresDoEnvelope.leitor(EnvelopeDeEntrada.BYTES_NO_JSONB, true);
 
-  Interpretacao interpretar(String eventoId, String tipo, String payload) {
+  public Interpretacao interpretar(String eventoId, String tipo, String payload) {
     JsonNode evento;
     try {
       evento = json.readTree(payload);

@@ -7,6 +7,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.MetricasDoAplicador;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
+import pedidos.aplicador.aplicacao.PosicaoNoTopico;
 import pedidos.contrato.FormatoDosRegistros;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.ModoDeAplicacao;
@@ -54,7 +55,11 @@ class OuvinteDeEventos {
         long inicio = System.nanoTime();
         var aplicado =
             transacao.execute(
-                status -> aplicador.guardarEAplicarNaTransacao(evento, ModoDeAplicacao.NORMAL));
+                status ->
+                    aplicador.guardarEAplicarNaTransacao(
+                        evento,
+                        ModoDeAplicacao.NORMAL,
+                        new PosicaoNoTopico(registro.partition(), registro.offset())));
         aplicado.ifPresent(feito -> metricas.aplicado("kafka", feito, System.nanoTime() - inicio));
       }
     }

@@ -34,6 +34,9 @@ class SegurancaDasOperacoes {
                     .anyRequest()
                     .hasRole(Operadores.PAPEL))
         .httpBasic(basic -> basic.realmName(Operadores.REALM))
+        // The actions guard against cross-site requests with a header a form cannot send
+        // (AcoesDasOperacoes): Spring's token would need a session or a cookie this page lacks.
+        .csrf(csrf -> csrf.ignoringRequestMatchers("/status/acoes/**"))
         // Every request carries its credentials: no session to steal or to keep in memory.
         .sessionManagement(sessao -> sessao.sessionCreationPolicy(SessionCreationPolicy.STATELESS));
     return http.build();

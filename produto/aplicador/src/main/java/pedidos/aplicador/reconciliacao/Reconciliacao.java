@@ -151,16 +151,20 @@ public class Reconciliacao {
     int armazenados = 0;
     int desconhecidos = 0;
     int aplicados = 0;
+    int novos = 0;
     String proxima = null;
     try {
       do {
         if (paginas == paginasPorRodada) {
           log.info(
-              "reconciliation stopped after {} pages, {} orders stored; the next round goes on",
+              "reconciliation stopped after {} pages ({} orders read, {} of them new facts stored,"
+                  + " {} applied); the next round goes on",
               paginas,
-              armazenados);
+              armazenados,
+              novos,
+              aplicados);
           return new RodadaDeReconciliacao(
-              Situacao.LIMITADA, paginas, armazenados, desconhecidos, aplicados);
+              Situacao.LIMITADA, paginas, armazenados, desconhecidos, aplicados, novos);
         }
         PaginaDePedidos pagina = loja.buscar(desde, proxima);
         paginas++;
@@ -182,8 +186,11 @@ public class Reconciliacao {
             fatos.put(eventoId, pedido);
           }
         }
-        guardar(
-            fatos, maisRecente == null || maisRecente.isBefore(teto) ? maisRecente : teto, teto);
+        novos +=
+            guardar(
+                fatos,
+                maisRecente == null || maisRecente.isBefore(teto) ? maisRecente : teto,
+                teto);
         armazenados += fatos.size();
         for (String eventoId : fatos.keySet()) {
           long inicio = System.nanoTime();
@@ -198,34 +205,43 @@ public class Reconciliacao {
     } catch (FalhaDaApiException e) {
       log.warn("reconciliation round failed, cursor kept: {}", e.getMessage());
       return new RodadaDeReconciliacao(
-          Situacao.FALHOU, paginas, armazenados, desconhecidos, aplicados);
+          Situacao.FALHOU, paginas, armazenados, desconhecidos, aplicados, novos);
     }
-    log.info(
-        "reconciliation: {} pages, {} orders stored, {} applied, {} with unknown status",
-        paginas,
-        armazenados,
-        aplicados,
-        desconhecidos);
-    return new RodadaDeReconciliacao(
-        Situacao.CONCLUIDA, paginas, armazenados, desconhecidos, aplicados);
+    var rodada =
+        new RodadaDeReconciliacao(
+            Situacao.CONCLUIDA, paginas, armazenados, desconhecidos, aplicados, novos);
+    // Every round reads the overlap again: a round that found nothing new is no news, at DEBUG.
+    String mensagem =
+        "reconciliation: {} pages, {} orders read, {} of them new facts stored, {} facts applied,"
+            + " {} orders skipped for an unknown status";
+    Object[] valores = {paginas, armazenados, novos, aplicados, desconhecidos};
+    if (rodada.semNovidade()) {
+      log.debug(mensagem, valores);
+    } else {
+      log.info(mensagem, valores);
+    }
+    return rodada;
   }
 
   /**
    * Stores the page's facts and moves the cursor past them (up to the ceiling), together or not at
    * all.
    */
-  private void guardar(Map<String, PedidoDaApi> fatos, Instant novoCursor, Instant teto) {
+  /**
+   * @return how many of the facts the inbox lacked
+   */
+  private int guardar(Map<String, PedidoDaApi> fatos, Instant novoCursor, Instant teto) {
+    int[] novos = new int[1];
     transacao.executeWithoutResult(
         status -> {
           fatos.forEach(
-              (eventoId, pedido) ->
-                  caixaDeEntrada.guardarSeAusente(
-                      new RegistroDeEvento(
-                          eventoId,
-                          pedido.id(),
-                          LeitorDeEventos.TIPO_DA_API,
-                          pedido.json(),
-                          null)));
+              (eventoId, pedido) -> {
+                if (caixaDeEntrada.guardarSeAusente(
+                    new RegistroDeEvento(
+                        eventoId, pedido.id(), LeitorDeEventos.TIPO_DA_API, pedido.json(), null))) {
+                  novos[0]++;
+                }
+              });
           // Also without a new position: a cursor ahead of the ceiling comes back to it.
           jdbc.sql(AVANCAR_CURSOR)
               .param("nome", CURSOR)
@@ -242,6 +258,7 @@ public class Reconciliacao {
           Instant maior = antes == null || depois.isAfter(antes) ? depois : antes;
           return maior.isAfter(teto) ? teto : maior;
         });
+    return novos[0];
   }
 
   static String eventoId(PedidoDaApi pedido) {

@@ -3,12 +3,27 @@ package pedidos.aplicador.reconciliacao;
 /**
  * What one reconciliation round did.
  *
- * @param armazenados orders stored as facts (new or already known)
+ * @param armazenados orders read from the API with a status we know, each stored as a fact unless
+ *     the inbox already had it: most rounds read again orders already known (the overlap)
  * @param statusDesconhecido orders skipped because their status means nothing to us
  * @param aplicados facts that changed something when applied
+ * @param novos facts the inbox lacked, stored by this round: what the round really brought
  */
 public record RodadaDeReconciliacao(
-    Situacao situacao, int paginas, int armazenados, int statusDesconhecido, int aplicados) {
+    Situacao situacao,
+    int paginas,
+    int armazenados,
+    int statusDesconhecido,
+    int aplicados,
+    int novos) {
+
+  /**
+   * Whether the round brought nothing: no new fact and no apply. (Orders of an unknown status are
+   * logged one by one, at WARN, each time they are read.)
+   */
+  public boolean semNovidade() {
+    return novos == 0 && aplicados == 0;
+  }
 
   public enum Situacao {
     CONCLUIDA,
@@ -25,6 +40,6 @@ public record RodadaDeReconciliacao(
   }
 
   static RodadaDeReconciliacao sem(Situacao situacao) {
-    return new RodadaDeReconciliacao(situacao, 0, 0, 0, 0);
+    return new RodadaDeReconciliacao(situacao, 0, 0, 0, 0, 0);
   }
 }

@@ -17,6 +17,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.aplicacao.PosicaoNoTopico;
 import pedidos.aplicador.ouvinte.RegistroNaoAutenticadoException;
 import pedidos.aplicador.ouvinte.VerificadorDeRegistros;
 import pedidos.contrato.FormatoDosRegistros;
@@ -113,7 +114,10 @@ public class Replay {
               transacao.execute(
                   status -> {
                     restaurado[0] = caixaDeEntrada.guardarSeAusente(evento);
-                    return aplicador.aplicarNaTransacao(evento.eventoId(), ModoDeAplicacao.FORCADO);
+                    return aplicador.aplicarNaTransacao(
+                        evento.eventoId(),
+                        ModoDeAplicacao.FORCADO,
+                        new PosicaoNoTopico(registro.partition(), registro.offset()));
                   });
           restaurados += restaurado[0] ? 1 : 0;
           aplicados += aplicado.isPresent() ? 1 : 0;

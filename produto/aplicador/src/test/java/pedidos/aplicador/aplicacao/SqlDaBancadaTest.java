@@ -107,6 +107,9 @@ class SqlDaBancadaTest {
     gravar.put("resultado", literal(Resultado.APLICADO.codigo()));
     gravar.put("corrigidos", "'{}'");
     gravar.put("veredictos", "'{}'");
+    // Where the record was read: the benchmark's events all come from one place.
+    gravar.put("kafkaParticao", "0");
+    gravar.put("kafkaOffset", "0");
 
     return CABECALHO
         + "\\startpipeline\n"

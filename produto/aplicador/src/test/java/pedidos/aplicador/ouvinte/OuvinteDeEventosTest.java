@@ -39,11 +39,12 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
   @Test
   void registroDoTopicoEGuardadoNaCaixaDeEntradaEAplicado() throws Exception {
     String pedido = prefixo + "ord";
-    kafka
-        .send(
-            Assinados.registro(
-                "loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 3)))
-        .get();
+    var enviado =
+        kafka
+            .send(
+                Assinados.registro(
+                    "loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 3)))
+            .get();
 
     await()
         .atMost(Duration.ofSeconds(30))
@@ -54,6 +55,16 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
                 .query(String.class)
                 .single())
         .isEqualTo("aplicado");
+    assertThat(
+            jdbc.sql(
+                    "SELECT kafka_particao || '@' || kafka_offset FROM webhook_eventos"
+                        + " WHERE evento_id = ?")
+                .param(prefixo + "e1")
+                .query(String.class)
+                .single())
+        .as("where the record was read, for the order's page")
+        .isEqualTo(
+            enviado.getRecordMetadata().partition() + "@" + enviado.getRecordMetadata().offset());
     assertThat(
             jdbc.sql("SELECT count(*) FROM outbox WHERE pedido_id = ?")
                 .param(pedido)

@@ -2,6 +2,10 @@ package pedidos.aplicador.reconciliacao;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import ch.qos.logback.classic.Level;
+import ch.qos.logback.classic.Logger;
+import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.read.ListAppender;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.Statement;
@@ -10,12 +14,15 @@ import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.time.ZoneOffset;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.function.Supplier;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
+import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
@@ -50,9 +57,16 @@ class ReconciliacaoTest extends ContextoDoAplicador {
   @Test
   void recuperaPedidosPorPaginasEMoveOCursorDepoisDeGuardar() throws Exception {
     try (var api = new ApiDaLojaDeTeste(paginas())) {
-      RodadaDeReconciliacao rodada = reconciliacao(api, Duration.ofSeconds(5)).reconciliar();
+      List<ILoggingEvent> linhas = new ArrayList<>();
+      RodadaDeReconciliacao rodada =
+          comLog(linhas, () -> reconciliacao(api, Duration.ofSeconds(5)).reconciliar());
 
-      assertThat(rodada).isEqualTo(new RodadaDeReconciliacao(Situacao.CONCLUIDA, 3, 4, 1, 4));
+      assertThat(rodada).isEqualTo(new RodadaDeReconciliacao(Situacao.CONCLUIDA, 3, 4, 1, 4, 4));
+      assertThat(resumoDaRodada(linhas).getLevel()).isEqualTo(Level.INFO);
+      assertThat(resumoDaRodada(linhas).getFormattedMessage())
+          .isEqualTo(
+              "reconciliation: 3 pages, 4 orders read, 4 of them new facts stored, 4 facts"
+                  + " applied, 1 orders skipped for an unknown status");
       assertThat(status(p + "a")).isEqualTo("reembolsado");
       assertThat(status(p + "b")).isEqualTo("enviado");
       assertThat(status(p + "c")).isEqualTo("pago");
@@ -78,8 +92,15 @@ class ReconciliacaoTest extends ContextoDoAplicador {
           .contains("limit=100");
       assertThat(api.pedidosRecebidos.get(1).getQuery()).contains("page_token=1");
 
-      var repetida = reconciliacao(api, Duration.ofSeconds(5)).reconciliar();
+      linhas.clear();
+      var repetida = comLog(linhas, () -> reconciliacao(api, Duration.ofSeconds(5)).reconciliar());
       assertThat(repetida.aplicados()).as("the same orders again change nothing").isZero();
+      assertThat(repetida.novos()).as("and store nothing").isZero();
+      assertThat(resumoDaRodada(linhas).getLevel())
+          .as("a round with nothing new is no news: DEBUG")
+          .isEqualTo(Level.DEBUG);
+      assertThat(resumoDaRodada(linhas).getFormattedMessage())
+          .contains("0 of them new facts stored, 0 facts applied");
     }
   }
 
@@ -249,6 +270,30 @@ class ReconciliacaoTest extends ContextoDoAplicador {
         config,
         relogio,
         registro);
+  }
+
+  /** Runs with the reconciliation's log at DEBUG, collecting its lines. */
+  private static <T> T comLog(List<ILoggingEvent> linhas, Supplier<T> rodada) {
+    Logger logger = (Logger) LoggerFactory.getLogger(Reconciliacao.class);
+    Level antes = logger.getLevel();
+    ListAppender<ILoggingEvent> coletor = new ListAppender<>();
+    coletor.start();
+    logger.addAppender(coletor);
+    logger.setLevel(Level.DEBUG);
+    try {
+      return rodada.get();
+    } finally {
+      logger.setLevel(antes);
+      logger.detachAppender(coletor);
+      linhas.addAll(coletor.list);
+    }
+  }
+
+  private static ILoggingEvent resumoDaRodada(List<ILoggingEvent> linhas) {
+    return linhas.stream()
+        .filter(linha -> linha.getFormattedMessage().startsWith("reconciliation: "))
+        .reduce((primeira, segunda) -> segunda)
+        .orElseThrow();
   }
 
   private String status(String pedido) {

@@ -5,17 +5,11 @@ import java.util.concurrent.TimeUnit;
 import pedidos.infra.KafkaLocal;
 
 /**
- * The end-to-end benchmark's broker ({@code bench/ponta-a-ponta.sh}): the same single-node KRaft
- * broker as the local run, alone in its own JVM so that its CPU can be told apart from the
- * services'. It prints {@code KAFKA PRONTO <bootstrap>} once it accepts clients, stops on SIGTERM,
- * and stops by itself if the script that started it dies (so a killed benchmark leaves no broker
- * holding the port).
- *
- * <pre>
- * java -Dloader.main=pedidos.bancada.KafkaDaBancada \
- *   -cp ferramentas/executar-local/target/executar-local-0.1.0-SNAPSHOT.jar \
- *   org.springframework.boot.loader.launch.PropertiesLauncher PORT
- * </pre>
+ * The end-to-end benchmark's broker ({@link BancadaPontaAPonta} starts it): the same single-node
+ * KRaft broker as the local run, with the same SASL/SCRAM users and ACLs, alone in its own JVM so
+ * that its CPU can be told apart from the services'. It prints {@code KAFKA PRONTO <bootstrap>}
+ * once it accepts clients, stops on SIGTERM, and stops by itself if the process that started it
+ * dies (so a killed benchmark leaves no broker holding the port).
  */
 public final class KafkaDaBancada {
 
@@ -27,7 +21,7 @@ public final class KafkaDaBancada {
       System.exit(2);
     }
     int porta = Integer.parseInt(args[0]);
-    KafkaLocal kafka = KafkaLocal.builder().porta(porta).iniciar();
+    KafkaLocal kafka = KafkaLocal.builder().porta(porta).autenticacao(true).iniciar();
     CountDownLatch fim = new CountDownLatch(1);
     Runtime.getRuntime()
         .addShutdownHook(
@@ -42,7 +36,7 @@ public final class KafkaDaBancada {
     ProcessHandle pai = ProcessHandle.current().parent().orElse(null);
     while (!fim.await(1, TimeUnit.SECONDS)) {
       if (pai != null && !pai.isAlive()) {
-        System.out.println("the benchmark script is gone: stopping");
+        System.out.println("the benchmark driver is gone: stopping");
         System.exit(0);
       }
     }

@@ -20,24 +20,27 @@ import pedidos.contrato.AssinaturaDeWebhook;
 import pedidos.dominio.Status;
 
 /**
- * Open-loop load for the end-to-end benchmark ({@code bench/ponta-a-ponta.sh}): unique, signed
- * webhooks sent on a fixed schedule (event {@code i} at {@code start + i / rate}), never waiting
- * for earlier answers, so a slow answer cannot slow the offered load down (no coordinated
- * omission). First a warm-up, then the measured part on the same schedule, without a pause: a pause
- * let the system go idle, and the measured part then began with a step from nothing to the full
- * rate, whose transient (about 20 s at 300 events/s) was charged to the window.
+ * Open-loop load for the end-to-end benchmark, run as its own process by {@link BancadaPontaAPonta}
+ * (outside the JVMs under test): unique, signed webhooks sent on a fixed schedule (event {@code i}
+ * at {@code start + i / rate}), never waiting for earlier answers, so a slow answer cannot slow the
+ * offered load down (no coordinated omission). First a warm-up, then the measured part on the same
+ * schedule, without a pause: a pause let the system go idle, and the measured part then began with
+ * a step from nothing to the full rate, whose transient (about 20 s at 300 events/s) was charged to
+ * the window.
  *
  * <p>Events follow orders through {@code created -> paid -> shipped} in blocks of {@code W} orders:
  * the W orders' {@code created}, then their {@code paid} (an effect for the picking system each),
  * then their {@code shipped}, so one order's events are about {@code W / rate} seconds apart. The
- * SQL of the script builds backlog events of the very same shape.
+ * driver's history ({@link HistoricoDaBancada}) has the very same shape.
  *
  * <p>For every event it writes one CSV line {@code evento_id,fase,agendado_us,enviado_us,
  * resposta_us,status} (epoch microseconds from this machine's wall clock, the clock PostgreSQL's
  * {@code now()} and commit timestamps use), and prints {@code CARGA} when it starts sending, {@code
  * MEDINDO <us>} when the measured part starts and {@code ENVIO TERMINADO <us>} after its last send;
- * given a signal file, it exits only once {@code <signal file>.fim} exists too (the script reads
- * this process's CPU time before that).
+ * given a signal file, it signs every request, prints {@code PREPARADO} and waits for {@code
+ * <signal file>.inicio} before it starts (so the driver can start the services on a machine where
+ * this JVM is idle, and the load the instant they are ready), and it exits only once {@code <signal
+ * file>.fim} exists too (the driver reads this process's CPU time before that).
  *
  * <pre>
  * CargaConstante URL SECRET RATE WARMUP_S DURATION_S CSV PREFIX [ORDERS_PER_BLOCK [SIGNAL_FILE]]
@@ -140,6 +143,11 @@ public final class CargaConstante {
       remetente.start();
     }
     double intervaloNanos = 1e9 / taxa;
+    if (sinal != null) {
+      System.out.println("PREPARADO");
+      System.out.flush();
+      esperarPor(Path.of(sinal + ".inicio"));
+    }
     System.out.printf(
         "CARGA: %d warm-up + %d measured events at %.0f/s to %s%n",
         nAquecimento, nMedidos, taxa, url);
@@ -177,7 +185,7 @@ public final class CargaConstante {
       System.out.println(erros.get() + " requests failed at the connection (status -1)");
     }
     if (sinal != null) {
-      // Alive until the script has read this process's CPU time for the window.
+      // Alive until the driver has read this process's CPU time for the window.
       System.out.flush();
       esperarPor(Path.of(sinal + ".fim"));
     }
