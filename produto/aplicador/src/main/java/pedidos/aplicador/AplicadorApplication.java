@@ -26,7 +26,7 @@ import pedidos.aplicador.replay.Replay;
 import pedidos.aplicador.replay.ResumoDoReplay;
 import pedidos.aplicador.retencao.ResumoDaRetencao;
 import pedidos.aplicador.retencao.Retencao;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.esquema.EsquemaNaPartida;
 
 /**

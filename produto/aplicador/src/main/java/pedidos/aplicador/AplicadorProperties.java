@@ -12,6 +12,7 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 import pedidos.contrato.TopicosDoKafka;
+import pedidos.gestao.Ops;
 
 /**
  * The applier's settings.
@@ -19,6 +20,7 @@ import pedidos.contrato.TopicosDoKafka;
  * @param topico the topic of stored events the relay fills
  * @param topicoDeDescarte where records that can never be applied go, with the reason
  * @param topicos what this service needs of its topics, which the relay owns; checked at start
+ * @param grupo the listener's consumer group
  * @param concorrencia listener threads; more than the partitions would idle
  * @param esperaPorLock how long an apply waits for a lock before failing as transient
  * @param tentativasDeFalhaDesconhecida attempts of a record that fails in an unknown way before it
@@ -26,7 +28,9 @@ import pedidos.contrato.TopicosDoKafka;
  * @param esperaMaximaEntreTentativas the ceiling of the back-off between retries
  * @param tarefasPeriodicas whether the sweep, reconciliation and retention run (off for the replay
  *     command)
- * @param ops who may read the status page, its JSON and the actuator beyond health status
+ * @param ops who may read the status page, its JSON and the actuator beyond health status;
+ *     required, but checked when the web server starts ({@link
+ *     pedidos.aplicador.painel.SegurancaDasOperacoes}), not here: the replay command needs none
  * @param painel how the status page's queries run
  * @param retencao how long personal data is kept, and how the job that removes it runs
  * @param assinatura the keys the relay signs {@code loja.eventos} records with ({@code
@@ -39,6 +43,7 @@ public record AplicadorProperties(
     @DefaultValue(TopicosDoKafka.EVENTOS) @NotBlank String topico,
     @DefaultValue(TopicosDoKafka.DESCARTE) @NotBlank String topicoDeDescarte,
     @DefaultValue @Valid Topicos topicos,
+    @DefaultValue(TopicosDoKafka.GRUPO_DO_APLICADOR) @NotBlank String grupo,
     @DefaultValue("3") @Min(1) int concorrencia,
     @DefaultValue("5s") @NotNull Duration esperaPorLock,
     @DefaultValue("5") @Min(1) int tentativasDeFalhaDesconhecida,
@@ -58,11 +63,12 @@ public record AplicadorProperties(
   /** Every field but the signing keys, which must never reach a log. */
   @Override
   public String toString() {
-    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, assinatura=%d key(s)]"
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, grupo=%s, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, assinatura=%d key(s)]"
         .formatted(
             topico,
             topicoDeDescarte,
             topicos,
+            grupo,
             concorrencia,
             esperaPorLock,
             tentativasDeFalhaDesconhecida,
@@ -101,23 +107,6 @@ public record AplicadorProperties(
     public Topicos {
       // The contract's window, which the relay's retention of loja.eventos defaults to as well.
       janelaDeReplay = janelaDeReplay == null ? TopicosDoKafka.JANELA_DE_REPLAY : janelaDeReplay;
-    }
-  }
-
-  /**
-   * The operators' credentials ({@code PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Checked
-   * when the web server starts ({@link pedidos.aplicador.painel.SegurancaDasOperacoes}), not here:
-   * the replay command runs without a web server and needs none.
-   *
-   * @param usuario the user name for HTTP Basic
-   * @param senha at least 16 characters; held only hashed once the service has started
-   */
-  public record Ops(@DefaultValue("") String usuario, @DefaultValue("") String senha) {
-
-    @Override
-    public String toString() {
-      // A record prints every field; a failed start or a debug log must never print the password.
-      return "Ops[usuario=" + usuario + ", senha=(hidden)]";
     }
   }
 

@@ -102,6 +102,7 @@ class AgendaTest extends ContextoDoAplicador {
         propriedades.topico(),
         propriedades.topicoDeDescarte(),
         propriedades.topicos(),
+        propriedades.grupo(),
         propriedades.concorrencia(),
         propriedades.esperaPorLock(),
         propriedades.tentativasDeFalhaDesconhecida(),

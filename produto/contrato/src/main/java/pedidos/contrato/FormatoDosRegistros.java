@@ -30,11 +30,11 @@ import tools.jackson.databind.node.ObjectNode;
  * 1E-400} would be the same number in another text). So a payload read back from a record is the
  * text the relay put in it.
  *
- * <p>The reasons a record is refused are stable codes (they end in the dead-letter topic's reason
- * header, which operators search): {@code registro sem valor}, {@code registro nao e JSON}, {@code
- * registro fora do envelope: <limit>}, {@code registro nao e um objeto JSON}, {@code payload
- * ausente ou nao e um objeto}, {@code payload contem \u0000}, {@code <field> ausente ou nao e
- * texto}.
+ * <p>The reasons a record is refused are stable codes, not prose (they end in the dead-letter
+ * topic's reason header, which operators search): {@code registro sem valor}, {@code registro nao e
+ * JSON}, {@code registro fora do envelope: <limit>}, {@code registro nao e um objeto JSON}, {@code
+ * payload ausente ou nao e um objeto}, {@code payload contem \u0000}, {@code <field> ausente ou nao
+ * e texto}.
  */
 public final class FormatoDosRegistros {
 
@@ -165,7 +165,7 @@ public final class FormatoDosRegistros {
     try {
       return JSON.writeValueAsString(valor);
     } catch (JacksonException e) {
-      throw new RegistroIlegivelException("registro nao pode ser escrito", e);
+      throw new RegistroIlegivelException("cannot write the record as JSON", e);
     }
   }
 

@@ -1,6 +1,6 @@
 package pedidos.publicador;
 
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 
 /**
  * A captured row the relay gave up on: it cannot be encoded, or Kafka refused its record for good.

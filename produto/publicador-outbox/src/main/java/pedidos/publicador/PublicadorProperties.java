@@ -13,6 +13,8 @@ import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
 import org.springframework.validation.annotation.Validated;
 import pedidos.contrato.TopicosDoKafka;
+import pedidos.gestao.ComOps;
+import pedidos.gestao.Ops;
 
 /**
  * Everything the relay can be told, under {@code publicador.*}; every field has a default fit for
@@ -28,7 +30,8 @@ import pedidos.contrato.TopicosDoKafka;
  *     above the producer's {@code delivery.timeout.ms}, which normally fails the send first
  * @param transmitir whether this process relays (the lease, the engine and the fallback); off for
  *     the {@code republicar-mortos} command, which only re-publishes dead letters and exits
- * @param ops who may read the actuator beyond health status
+ * @param ops who may read the actuator beyond health status ({@code PEDIDOS_OPS_USUARIO}, {@code
+ *     PEDIDOS_OPS_SENHA}); optional: without them only the health status answers
  * @param assinatura the keys records are signed with ({@code PEDIDOS_KAFKA_ASSINATURA},
  *     comma-separated; the first signs, README "Kafka topics"); required, each at least 32 bytes,
  *     checked at start-up
@@ -49,7 +52,8 @@ record PublicadorProperties(
     @DefaultValue @Valid Reenvio reenvio,
     @DefaultValue("true") boolean transmitir,
     @DefaultValue Ops ops,
-    List<String> assinatura) {
+    List<String> assinatura)
+    implements ComOps {
 
   PublicadorProperties {
     assinatura = assinatura == null ? List.of() : List.copyOf(assinatura);
@@ -74,44 +78,6 @@ record PublicadorProperties(
             transmitir,
             ops,
             assinatura.size());
-  }
-
-  /**
-   * Who may read the actuator beyond health status: the details of health, Prometheus, info ({@code
-   * PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Optional: without them only the health status
-   * answers, and nobody reads the rest.
-   *
-   * @param usuario the user name for HTTP Basic; blank when none is configured
-   * @param senha at least 16 characters when a user is configured
-   */
-  record Ops(@DefaultValue("") String usuario, @DefaultValue("") String senha) {
-
-    static final int TAMANHO_MINIMO_DA_SENHA = 16;
-
-    Ops {
-      boolean comUsuario = usuario != null && !usuario.isBlank();
-      boolean comSenha = senha != null && !senha.isEmpty();
-      if (comUsuario != comSenha) {
-        throw new IllegalArgumentException(
-            "PEDIDOS_OPS_USUARIO and PEDIDOS_OPS_SENHA go together: set both, or neither");
-      }
-      if (comSenha && senha.length() < TAMANHO_MINIMO_DA_SENHA) {
-        throw new IllegalArgumentException(
-            "PEDIDOS_OPS_SENHA must have at least "
-                + TAMANHO_MINIMO_DA_SENHA
-                + " characters (openssl rand -hex 16)");
-      }
-    }
-
-    boolean configurado() {
-      return usuario != null && !usuario.isBlank();
-    }
-
-    @Override
-    public String toString() {
-      // A record prints every field; a failed start or a debug log must never print the password.
-      return "Ops[usuario=" + usuario + ", senha=(hidden)]";
-    }
   }
 
   /**
@@ -184,8 +150,8 @@ record PublicadorProperties(
   }
 
   /**
-   * @param intervaloDePoll Debezium's {@code poll.interval.ms}: the default 500 ms gave p99 ~1 s;
-   *     10 ms gave p99 24 ms at 50 rows/s on this kind of machine
+   * @param intervaloDePoll Debezium's {@code poll.interval.ms}: a row can wait this long before the
+   *     relay sends it, so it is short (docs/BENCHMARKS-codigo.md)
    * @param intervaloDeHeartbeat how often a logical message is written so that the slot advances
    *     while the captured tables are quiet and others are written (WAL stays bounded)
    * @param intervaloDeFlush how often offsets are stored and the slot confirmed; a crash re-sends

@@ -12,7 +12,7 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 
 /**
  * Keeps the relay running for as long as the application runs: takes the lease (or waits for it as

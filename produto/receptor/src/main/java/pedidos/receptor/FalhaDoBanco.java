@@ -6,7 +6,7 @@ import java.sql.SQLTimeoutException;
 import java.sql.SQLTransientConnectionException;
 import org.postgresql.util.PSQLException;
 import org.postgresql.util.ServerErrorMessage;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.esquema.FalhaDoPostgres;
 
 /**

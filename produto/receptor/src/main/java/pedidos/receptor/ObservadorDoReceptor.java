@@ -15,7 +15,7 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.esquema.FalhaDoPostgres;
 import pedidos.receptor.Recusa.CorpoInvalido;
 

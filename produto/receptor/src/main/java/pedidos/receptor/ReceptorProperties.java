@@ -14,6 +14,8 @@ import org.springframework.util.unit.DataSize;
 import org.springframework.validation.annotation.Validated;
 import pedidos.contrato.AssinaturaDeWebhook;
 import pedidos.contrato.EnvelopeDeEntrada;
+import pedidos.gestao.ComOps;
+import pedidos.gestao.Ops;
 
 /**
  * Everything the receptor can be told, under {@code receptor.*}.
@@ -35,7 +37,8 @@ import pedidos.contrato.EnvelopeDeEntrada;
  * @param gravacao how rows reach the database
  * @param assinatura which signature schemes are accepted
  * @param limitePorOrigem requests per second allowed from one source address
- * @param ops who may read the actuator beyond health status
+ * @param ops who may read the actuator beyond health status ({@code PEDIDOS_OPS_USUARIO}, {@code
+ *     PEDIDOS_OPS_SENHA}); optional: without them only the health status answers
  */
 @Validated
 @ConfigurationProperties("receptor")
@@ -54,45 +57,8 @@ record ReceptorProperties(
     @DefaultValue @Valid @NotNull Gravacao gravacao,
     @DefaultValue @Valid @NotNull Assinatura assinatura,
     @DefaultValue @Valid @NotNull LimitePorOrigem limitePorOrigem,
-    @DefaultValue @NotNull Ops ops) {
-
-  /**
-   * Who may read the actuator beyond health status: the details of health, Prometheus, info ({@code
-   * PEDIDOS_OPS_USUARIO}, {@code PEDIDOS_OPS_SENHA}). Optional: without them only the health status
-   * answers, and nobody reads the rest.
-   *
-   * @param usuario the user name for HTTP Basic; blank when none is configured
-   * @param senha at least 16 characters when a user is configured
-   */
-  record Ops(@DefaultValue("") String usuario, @DefaultValue("") String senha) {
-
-    static final int TAMANHO_MINIMO_DA_SENHA = 16;
-
-    Ops {
-      boolean comUsuario = usuario != null && !usuario.isBlank();
-      boolean comSenha = senha != null && !senha.isEmpty();
-      if (comUsuario != comSenha) {
-        throw new IllegalArgumentException(
-            "PEDIDOS_OPS_USUARIO and PEDIDOS_OPS_SENHA go together: set both, or neither");
-      }
-      if (comSenha && senha.length() < TAMANHO_MINIMO_DA_SENHA) {
-        throw new IllegalArgumentException(
-            "PEDIDOS_OPS_SENHA must have at least "
-                + TAMANHO_MINIMO_DA_SENHA
-                + " characters (openssl rand -hex 16)");
-      }
-    }
-
-    boolean configurado() {
-      return usuario != null && !usuario.isBlank();
-    }
-
-    @Override
-    public String toString() {
-      // A record prints every field; a failed start or a debug log must never print the password.
-      return "Ops[usuario=" + usuario + ", senha=(hidden)]";
-    }
-  }
+    @DefaultValue @NotNull Ops ops)
+    implements ComOps {
 
   /**
    * Shorter keys can be guessed offline from one captured body and its signature; 32 bytes is what

@@ -24,6 +24,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.util.unit.DataSize;
+import pedidos.gestao.Ops;
 import pedidos.infra.PostgresLocal;
 import pedidos.receptor.Recusa.BancoIndisponivel;
 import pedidos.receptor.Recusa.CorpoInvalido;
@@ -266,7 +267,7 @@ class GravacaoEmGrupoTest {
                 ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000, bytesNaFila),
             VerificadorDeAssinaturaTest.SO_LOJA,
             VerificadorDeAssinaturaTest.SEM_LIMITE,
-            new ReceptorProperties.Ops("", ""));
+            new Ops("", ""));
     ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);
     GravacaoDeLote gravacao =
         new GravacaoDeLote(new CaixaDeEntrada(JdbcClient.create(banco)), observador);

@@ -15,6 +15,7 @@ import javax.crypto.spec.SecretKeySpec;
 import org.junit.jupiter.api.Test;
 import org.springframework.util.unit.DataSize;
 import pedidos.contrato.AssinaturaDeWebhook;
+import pedidos.gestao.Ops;
 
 class VerificadorDeAssinaturaTest {
 
@@ -194,6 +195,6 @@ class VerificadorDeAssinaturaTest {
             ReceptorProperties.Modo.GRUPO, 128, 2, Duration.ZERO, 1000, DataSize.ofMegabytes(64)),
         assinatura,
         SEM_LIMITE,
-        new ReceptorProperties.Ops("", ""));
+        new Ops("", ""));
   }
 }

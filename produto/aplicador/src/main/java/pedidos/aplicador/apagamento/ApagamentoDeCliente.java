@@ -10,7 +10,7 @@ import java.util.regex.Pattern;
 import org.springframework.dao.DataAccessException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 
 /**
  * Erasure of one customer (README, "Data lifecycle"): the email is replaced by {@link #ANONIMO}
@@ -42,8 +42,8 @@ public final class ApagamentoDeCliente {
   private static final String DEPOIS = "(?![[:alnum:]-]|\\.[[:alnum:]])";
 
   // Finding the customer's orders reads every inbox payload: a rare command, a sequential scan.
-  // The regular expression costs five times the scan (measured, docs/BENCHMARKS.md): a plain
-  // search for the address narrows the rows first, and CASE keeps that order.
+  // The regular expression costs far more than the scan (docs/BENCHMARKS.md): a plain search for
+  // the address narrows the rows first, and CASE keeps that order.
   static final String PEDIDOS_DO_CLIENTE =
       """
       SELECT id FROM pedidos WHERE lower(cliente_email) = lower(:email)

@@ -10,10 +10,10 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.AplicadorProperties;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.Escrita;
-import pedidos.dominio.MascaraDeEmail;
 import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.PoliticaDeAplicacao;
 

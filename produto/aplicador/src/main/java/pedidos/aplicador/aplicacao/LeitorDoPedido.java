@@ -20,10 +20,10 @@ import pedidos.dominio.Status;
  * order. What it returns is what {@link pedidos.dominio.PoliticaDeAplicacao} decides on.
  *
  * <p>Two round trips do an apply's work, plus the commit: on two cores the round trips, not the
- * rows, were the cost (one statement a step took eleven per event, and as much CPU in system calls
- * as in the statements). This one sends the insert, the lock and the read together, as one
- * pipeline: PostgreSQL runs them in order, and in READ COMMITTED each statement takes its snapshot
- * when it starts, so the read sees what the lock's previous holder committed.
+ * rows, are the cost (docs/BENCHMARKS-ponta-a-ponta.md). This one sends the insert, the lock and
+ * the read together, as one pipeline: PostgreSQL runs them in order, and in READ COMMITTED each
+ * statement takes its snapshot when it starts, so the read sees what the lock's previous holder
+ * committed.
  */
 final class LeitorDoPedido {
 
@@ -35,8 +35,8 @@ final class LeitorDoPedido {
   // The same subquery makes the transaction's statements use their generic plans. PostgreSQL gave
   // the write (GravadorDaAplicacao.GRAVAR_APLICACAO) a custom plan, planned anew at every
   // execution, because a generic plan assumes ten elements in each array parameter and so looks
-  // dearer, though its shape is the same: planning it for zero or one element was over a quarter of
-  // the backend's CPU per apply (measured with pgjdbc alone: 1.02 -> 0.74 ms per transaction).
+  // dearer, though its shape is the same: planning it anew for every apply was a large share of the
+  // backend's CPU (docs/BENCHMARKS-ponta-a-ponta.md, "Analysis").
   static final String TRAVAR_PEDIDO =
       """
       SELECT e.recurso_id, pg_advisory_xact_lock(hashtextextended(e.recurso_id, 0))::text AS travado

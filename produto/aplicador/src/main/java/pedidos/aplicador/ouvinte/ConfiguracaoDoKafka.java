@@ -23,9 +23,9 @@ import pedidos.aplicador.aplicacao.FalhaTransitoria;
 import pedidos.aplicador.aplicacao.FalhasDeAplicacao;
 import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.contrato.RegistroIlegivelException;
-import pedidos.dominio.MascaraDeEmail;
 import pedidos.dominio.Resultado;
 
 /**

@@ -10,7 +10,6 @@ import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.PosicaoNoTopico;
 import pedidos.contrato.FormatoDosRegistros;
 import pedidos.contrato.RegistroDeEvento;
-import pedidos.contrato.TopicosDoKafka;
 import pedidos.dominio.ModoDeAplicacao;
 
 /**
@@ -21,6 +20,9 @@ import pedidos.dominio.ModoDeAplicacao;
  */
 @Component
 class OuvinteDeEventos {
+
+  /** The listener's container id. */
+  static final String ID = "aplicador";
 
   private final VerificadorDeRegistros verificador;
   private final AplicadorDeEventos aplicador;
@@ -39,10 +41,10 @@ class OuvinteDeEventos {
   }
 
   @KafkaListener(
-      id = "aplicador",
-      topics = "${aplicador.topico:" + TopicosDoKafka.EVENTOS + "}",
-      groupId = "${aplicador.grupo:" + TopicosDoKafka.GRUPO_DO_APLICADOR + "}",
-      concurrency = "${aplicador.concorrencia:3}")
+      id = ID,
+      topics = "#{@" + ConsumoDoOuvinte.BEAN + ".topico()}",
+      groupId = "#{@" + ConsumoDoOuvinte.BEAN + ".grupo()}",
+      concurrency = "#{@" + ConsumoDoOuvinte.BEAN + ".concorrencia()}")
   void receber(ConsumerRecord<String, String> registro) {
     // Every line logged while this record is applied, by us or by the libraries, carries its ids.
     try (var pedido = MDC.putCloseable("pedido_id", registro.key())) {

@@ -10,8 +10,8 @@ import org.springframework.web.bind.annotation.PostMapping;
 import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.dominio.Efeito;
-import pedidos.dominio.MascaraDeEmail;
 
 /**
  * The operators' safe actions, from the order's page and the anomalies page. Each is idempotent

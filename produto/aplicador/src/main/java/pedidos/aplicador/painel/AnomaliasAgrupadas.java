@@ -13,8 +13,8 @@ import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.dominio.FrasesDosVeredictos;
-import pedidos.dominio.MascaraDeEmail;
 
 /**
  * The anomalies of a time window ({@code /anomalias.html}), grouped by kind (the verdict), event

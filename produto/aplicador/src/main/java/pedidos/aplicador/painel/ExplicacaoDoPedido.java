@@ -12,6 +12,7 @@ import org.springframework.web.bind.annotation.RequestParam;
 import org.springframework.web.bind.annotation.RestController;
 import org.springframework.web.server.ResponseStatusException;
 import pedidos.aplicador.aplicacao.LeitorDeEventos;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.EventoGravado;
@@ -19,7 +20,6 @@ import pedidos.dominio.ExplicacaoDaDobra;
 import pedidos.dominio.Fato;
 import pedidos.dominio.FrasesDosVeredictos;
 import pedidos.dominio.Interpretacao;
-import pedidos.dominio.MascaraDeEmail;
 import pedidos.dominio.Resultado;
 import pedidos.dominio.Status;
 

@@ -14,7 +14,7 @@ import org.springframework.web.bind.annotation.RestController;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.MetricasDoAplicador;
 import pedidos.aplicador.reconciliacao.Reconciliacao;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 
 /**
  * What ops look at: how the pipeline flows and what is stuck, the anomalies with their orders, and

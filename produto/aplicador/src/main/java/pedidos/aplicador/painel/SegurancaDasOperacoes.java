@@ -7,13 +7,12 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.security.config.annotation.web.builders.HttpSecurity;
 import org.springframework.security.config.http.SessionCreationPolicy;
-import org.springframework.security.core.userdetails.User;
 import org.springframework.security.core.userdetails.UserDetailsService;
 import org.springframework.security.crypto.password.PasswordEncoder;
-import org.springframework.security.crypto.password.Pbkdf2PasswordEncoder;
-import org.springframework.security.provisioning.InMemoryUserDetailsManager;
 import org.springframework.security.web.SecurityFilterChain;
 import pedidos.aplicador.AplicadorProperties;
+import pedidos.gestao.Operadores;
+import pedidos.gestao.Ops;
 
 /**
  * Who may see what the applier shows. The status page, its JSON and every actuator endpoint need an
@@ -25,11 +24,6 @@ import pedidos.aplicador.AplicadorProperties;
 @ConditionalOnWebApplication(type = ConditionalOnWebApplication.Type.SERVLET)
 class SegurancaDasOperacoes {
 
-  /** The role that sees details; also {@code management.endpoint.health.roles}. */
-  static final String PAPEL = "OPS";
-
-  static final int TAMANHO_MINIMO_DA_SENHA = 16;
-
   @Bean
   SecurityFilterChain cadeiaDasOperacoes(HttpSecurity http) throws Exception {
     http.authorizeHttpRequests(
@@ -38,8 +32,8 @@ class SegurancaDasOperacoes {
                     .requestMatchers(EndpointRequest.to(HealthEndpoint.class))
                     .permitAll()
                     .anyRequest()
-                    .hasRole(PAPEL))
-        .httpBasic(basic -> basic.realmName("pedidos-ops"))
+                    .hasRole(Operadores.PAPEL))
+        .httpBasic(basic -> basic.realmName(Operadores.REALM))
         // The actions guard against cross-site requests with a header a form cannot send
         // (AcoesDasOperacoes): Spring's token would need a session or a cookie this page lacks.
         .csrf(csrf -> csrf.ignoringRequestMatchers("/status/acoes/**"))
@@ -50,39 +44,26 @@ class SegurancaDasOperacoes {
 
   @Bean
   UserDetailsService operadores(AplicadorProperties propriedades, PasswordEncoder codificador) {
-    AplicadorProperties.Ops ops = propriedades.ops();
+    Ops ops = propriedades.ops();
     validar(ops.usuario(), ops.senha());
-    return new InMemoryUserDetailsManager(
-        User.withUsername(ops.usuario())
-            .password(codificador.encode(ops.senha()))
-            .roles(PAPEL)
-            .build());
+    return Operadores.de(ops, codificador);
+  }
+
+  @Bean
+  PasswordEncoder codificadorDeSenhas() {
+    return Operadores.codificador();
   }
 
   /**
-   * PBKDF2 rather than bcrypt: bcrypt ignores what lies past 72 bytes, and its usual cost would be
-   * paid on every request (Basic sends the password each time; the page polls every 5 s, Prometheus
-   * scrapes). The password is long (16+) and random, so a moderate iteration count suffices; the
-   * point is that a heap dump does not show it.
+   * Refuses a start without credentials, or with a password an attacker could guess ({@link Ops}'s
+   * rule; here an operator is required as well).
    */
-  @Bean
-  PasswordEncoder codificadorDeSenhas() {
-    return new Pbkdf2PasswordEncoder(
-        "", 16, 10_000, Pbkdf2PasswordEncoder.SecretKeyFactoryAlgorithm.PBKDF2WithHmacSHA256);
-  }
-
-  /** Refuses a start without credentials, or with a password an attacker could guess. */
   static void validar(String usuario, String senha) {
     if (usuario == null || usuario.isBlank()) {
       throw new IllegalStateException(
           "no ops user configured: set PEDIDOS_OPS_USUARIO (and PEDIDOS_OPS_SENHA) to protect the"
               + " status page and the actuator");
     }
-    if (senha == null || senha.length() < TAMANHO_MINIMO_DA_SENHA) {
-      throw new IllegalStateException(
-          "PEDIDOS_OPS_SENHA must have at least "
-              + TAMANHO_MINIMO_DA_SENHA
-              + " characters (openssl rand -hex 16)");
-    }
+    new Ops(usuario, senha);
   }
 }

@@ -16,7 +16,7 @@ import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.MetricasDoAplicador;
-import pedidos.dominio.MascaraDeEmail;
+import pedidos.contrato.MascaraDeEmail;
 
 /**
  * The retention policy (README, "Data lifecycle"): payloads of applied inbox events are reduced to

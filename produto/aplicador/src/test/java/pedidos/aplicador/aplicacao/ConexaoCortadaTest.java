@@ -139,6 +139,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.topico(),
         propriedades.topicoDeDescarte(),
         propriedades.topicos(),
+        propriedades.grupo(),
         propriedades.concorrencia(),
         Duration.ofMinutes(5),
         propriedades.tentativasDeFalhaDesconhecida(),

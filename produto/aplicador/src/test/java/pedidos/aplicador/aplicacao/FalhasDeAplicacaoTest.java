@@ -7,14 +7,9 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -27,13 +22,13 @@ import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.ouvinte.ConfiguracaoDoKafka;
 import pedidos.aplicador.painel.PainelDeOperacoes;
 import pedidos.aplicador.replay.OpcoesDeReplay;
 import pedidos.aplicador.replay.Replay;
 import pedidos.aplicador.varredura.Varredura;
 import pedidos.contrato.EnvelopeDeEntrada;
-import pedidos.infra.InfraDeTeste;
 
 /**
  * Rows whose apply keeps failing for a reason nobody named. The failure is real and deterministic:
@@ -184,8 +179,8 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     String pedido = p + "-preso-k";
     kafka.send(Assinados.registro("loja.eventos", pedido, registro(p + "-k1", pedido)));
 
-    ConsumerRecord<String, String> descartado = lerDescarte(pedido);
-    assertThat(cabecalho(descartado, "kafka_dlt-exception-message"))
+    ConsumerRecord<String, String> descartado = TopicoDeDescarte.ler(pedido);
+    assertThat(TopicoDeDescarte.cabecalho(descartado, "kafka_dlt-exception-message"))
         .contains("falha de teste em " + pedido);
     assertThat(resultado(p + "-k1"))
         .as("the sweep will not try it forever")
@@ -217,12 +212,12 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
         .isGreaterThan(2_000_000);
     kafka.send(Assinados.registro("loja.eventos", pedido, valor));
 
-    ConsumerRecord<String, String> descartado = lerDescarte(pedido);
+    ConsumerRecord<String, String> descartado = TopicoDeDescarte.ler(pedido);
     assertThat(descartado.value()).isEqualTo(valor);
-    assertThat(cabecalho(descartado, "kafka_dlt-exception-stacktrace"))
+    assertThat(TopicoDeDescarte.cabecalho(descartado, "kafka_dlt-exception-stacktrace"))
         .contains("falha de teste em " + pedido)
         .hasSizeLessThanOrEqualTo(ConfiguracaoDoKafka.CARACTERES_DA_PILHA);
-    assertThat(cabecalho(descartado, "kafka_dlt-exception-message"))
+    assertThat(TopicoDeDescarte.cabecalho(descartado, "kafka_dlt-exception-message"))
         .hasSizeLessThanOrEqualTo(ConfiguracaoDoKafka.CARACTERES_DA_MENSAGEM_DE_ERRO);
     assertThat(resultado(p + "-g1")).isEqualTo("falha_de_aplicacao");
   }
@@ -279,36 +274,5 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
          "data": {"id": "%s", "total_cents": 1990, "customer_email": "a@loja"}}
         """
         .formatted(eventoId, pedido);
-  }
-
-  private static String cabecalho(ConsumerRecord<String, String> registro, String nome) {
-    var cabecalho = registro.headers().lastHeader(nome);
-    return cabecalho == null ? "" : new String(cabecalho.value(), StandardCharsets.UTF_8);
-  }
-
-  private static ConsumerRecord<String, String> lerDescarte(String chave) {
-    Map<String, Object> config =
-        InfraDeTeste.clienteDoKafka(
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "teste-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest");
-    List<ConsumerRecord<String, String>> lidos = new ArrayList<>();
-    try (var consumidor =
-        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-      consumidor.subscribe(List.of("loja.eventos.DLT"));
-      await()
-          .atMost(Duration.ofSeconds(60))
-          .until(
-              () -> {
-                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
-                  if (chave.equals(registro.key())) {
-                    lidos.add(registro);
-                  }
-                }
-                return !lidos.isEmpty();
-              });
-    }
-    return lidos.get(0);
   }
 }

@@ -4,23 +4,21 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
-import java.util.List;
-import java.util.Map;
 import java.util.UUID;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
+import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.Assinados;
+import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
@@ -39,6 +37,7 @@ import pedidos.infra.UsuarioDoKafka;
       "aplicador.topico=" + AplicadorSobreTlsTest.TOPICO,
       "aplicador.topico-de-descarte=" + AplicadorSobreTlsTest.TOPICO + ".DLT",
       "aplicador.grupo=aplicador-tls",
+      "aplicador.concorrencia=2",
       "aplicador.topicos.particoes=1",
       "aplicador.espera-maxima-entre-tentativas=500ms",
       "aplicador.tarefas-periodicas=false"
@@ -62,6 +61,7 @@ class AplicadorSobreTlsTest {
   }
 
   @Autowired JdbcClient jdbc;
+  @Autowired KafkaListenerEndpointRegistry ouvintes;
 
   private final String p = "tls-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 
@@ -87,33 +87,20 @@ class AplicadorSobreTlsTest {
                     .query(String.class)
                     .optional(),
             status -> status.filter("criado"::equals).isPresent());
-    assertThat(descartados(forjado)).as("the dead-letter producer, over TLS too").isOne();
+    assertThat(TopicoDeDescarte.ler(TOPICO + ".DLT", forjado, 1))
+        .as("the dead-letter producer, over TLS too")
+        .hasSize(1);
   }
 
-  private static long descartados(String chave) {
-    Map<String, Object> config =
-        InfraDeTeste.clienteDoKafka(
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "teste-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest");
-    try (var consumidor =
-        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-      consumidor.subscribe(List.of(TOPICO + ".DLT"));
-      long[] vistos = {0};
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () -> {
-                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
-                  if (chave.equals(registro.key())) {
-                    vistos[0]++;
-                  }
-                }
-                return vistos[0] > 0;
-              });
-      return vistos[0];
-    }
+  /** The listener takes its topic, group and threads from the settings, none from a default. */
+  @Test
+  void ouvinteUsaTopicoGrupoEConcorrenciaDasPropriedades() {
+    var conteiner =
+        (ConcurrentMessageListenerContainer<?, ?>)
+            ouvintes.getListenerContainer(OuvinteDeEventos.ID);
+    assertThat(conteiner.getContainerProperties().getTopics()).containsExactly(TOPICO);
+    assertThat(conteiner.getGroupId()).isEqualTo("aplicador-tls");
+    assertThat(conteiner.getConcurrency()).isEqualTo(2);
   }
 
   private static String criado(String eventoId, String pedido) {

@@ -3,23 +3,18 @@ package pedidos.aplicador.ouvinte;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -27,8 +22,8 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.varredura.Varredura;
-import pedidos.infra.InfraDeTeste;
 
 /** The listener and the sweep against the real Kafka and PostgreSQL. */
 @Tag("todas-as-versoes-do-postgres")
@@ -86,10 +81,10 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
         .send(Assinados.registro("loja.eventos", chave, "{\"recurso_id\": \"x\", \"payload\": {}}"))
         .get();
 
-    List<ConsumerRecord<String, String>> descartados = lerDescarte(chave, 2);
+    List<ConsumerRecord<String, String>> descartados = TopicoDeDescarte.ler(chave, 2);
 
     assertThat(descartados)
-        .extracting(r -> motivo(r))
+        .extracting(TopicoDeDescarte::motivo)
         .anySatisfy(m -> assertThat(m).contains("registro nao e JSON"))
         .anySatisfy(m -> assertThat(m).contains("evento_id ausente"));
   }
@@ -192,36 +187,5 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
          "data": {"id": "%s", "total_cents": 1990, "customer_email": "a@loja"}}
         """
         .formatted(eventoId, tipo, sequencia, pedido);
-  }
-
-  private static String motivo(ConsumerRecord<String, String> registro) {
-    var cabecalho = registro.headers().lastHeader("kafka_dlt-exception-message");
-    return cabecalho == null ? "" : new String(cabecalho.value(), StandardCharsets.UTF_8);
-  }
-
-  private static List<ConsumerRecord<String, String>> lerDescarte(String chave, int quantos) {
-    Map<String, Object> config =
-        InfraDeTeste.clienteDoKafka(
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "teste-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest");
-    List<ConsumerRecord<String, String>> lidos = new ArrayList<>();
-    try (var consumidor =
-        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-      consumidor.subscribe(List.of("loja.eventos.DLT"));
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () -> {
-                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
-                  if (chave.equals(registro.key())) {
-                    lidos.add(registro);
-                  }
-                }
-                return lidos.size() >= quantos;
-              });
-    }
-    return lidos;
   }
 }

@@ -8,19 +8,14 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.admin.NewTopic;
-import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
-import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerConfig;
 import org.apache.kafka.clients.producer.ProducerRecord;
-import org.apache.kafka.common.serialization.StringDeserializer;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +23,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.replay.OpcoesDeReplay;
 import pedidos.aplicador.replay.Replay;
 import pedidos.contrato.AssinaturaDeRegistro;
@@ -64,8 +60,8 @@ class RegistroForjadoTest extends ContextoDoAplicador {
 
     produtor.send(new ProducerRecord<>("loja.eventos", pedido, pago(p + "e1", pedido))).get();
 
-    ConsumerRecord<String, String> descartado = lerDescarte(pedido, 1).get(0);
-    assertThat(motivo(descartado)).contains("record not signed");
+    ConsumerRecord<String, String> descartado = TopicoDeDescarte.ler(pedido, 1).get(0);
+    assertThat(TopicoDeDescarte.motivo(descartado)).contains("record not signed");
     assertThat(eventos(p + "e1")).as("not stored").isZero();
     assertThat(pedidos(pedido)).as("not applied").isZero();
     assertThat(recusados("ausente")).isEqualTo(antes + 1);
@@ -89,9 +85,9 @@ class RegistroForjadoTest extends ContextoDoAplicador {
         .send(new ProducerRecord<>("loja.eventos", null, pedido, valor, movido.headers()))
         .get();
 
-    List<ConsumerRecord<String, String>> descartados = lerDescarte(pedido, 3);
+    List<ConsumerRecord<String, String>> descartados = TopicoDeDescarte.ler(pedido, 3);
     assertThat(descartados)
-        .extracting(RegistroForjadoTest::motivo)
+        .extracting(TopicoDeDescarte::motivo)
         .containsExactlyInAnyOrder(
             AssinaturaDeRegistro.Veredicto.INVALIDA.motivo(),
             AssinaturaDeRegistro.Veredicto.MALFORMADA.motivo(),
@@ -108,7 +104,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
   void idForjadoAntesDoVerdadeiroNaoTomaOLugarDoVerdadeiro() throws Exception {
     String pedido = p + "antes";
     produtor.send(new ProducerRecord<>("loja.eventos", pedido, pago(p + "e3", pedido))).get();
-    lerDescarte(pedido, 1);
+    TopicoDeDescarte.ler(pedido, 1);
 
     String verdadeiro = criado(p + "e3", pedido);
     produtor.send(Assinados.registro("loja.eventos", pedido, verdadeiro)).get();
@@ -211,38 +207,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
         .formatted(eventoId, pedido, tipo, sequencia);
   }
 
-  private static String motivo(ConsumerRecord<String, String> registro) {
-    var cabecalho = registro.headers().lastHeader("kafka_dlt-exception-message");
-    return cabecalho == null ? "" : new String(cabecalho.value(), StandardCharsets.UTF_8);
-  }
-
   private static byte[] bytes(String texto) {
     return texto.getBytes(StandardCharsets.UTF_8);
-  }
-
-  private static List<ConsumerRecord<String, String>> lerDescarte(String chave, int quantos) {
-    Map<String, Object> config =
-        InfraDeTeste.clienteDoKafka(
-            ConsumerConfig.GROUP_ID_CONFIG,
-            "teste-" + UUID.randomUUID(),
-            ConsumerConfig.AUTO_OFFSET_RESET_CONFIG,
-            "earliest");
-    List<ConsumerRecord<String, String>> lidos = new ArrayList<>();
-    try (var consumidor =
-        new KafkaConsumer<>(config, new StringDeserializer(), new StringDeserializer())) {
-      consumidor.subscribe(List.of("loja.eventos.DLT"));
-      await()
-          .atMost(Duration.ofSeconds(30))
-          .until(
-              () -> {
-                for (var registro : consumidor.poll(Duration.ofMillis(200))) {
-                  if (chave.equals(registro.key())) {
-                    lidos.add(registro);
-                  }
-                }
-                return lidos.size() >= quantos;
-              });
-    }
-    return lidos;
   }
 }

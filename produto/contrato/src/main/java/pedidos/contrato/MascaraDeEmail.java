@@ -1,4 +1,4 @@
-package pedidos.dominio;
+package pedidos.contrato;
 
 import java.util.IdentityHashMap;
 import java.util.Map;

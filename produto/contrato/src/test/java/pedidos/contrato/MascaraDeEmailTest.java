@@ -1,4 +1,4 @@
-package pedidos.dominio;
+package pedidos.contrato;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.junit.jupiter.api.Assertions.assertTimeoutPreemptively;
