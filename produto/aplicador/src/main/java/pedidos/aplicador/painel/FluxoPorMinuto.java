@@ -27,6 +27,7 @@ import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
 import pedidos.aplicador.AplicadorProperties;
+import pedidos.dominio.Resultado;
 
 /**
  * Keeps the flow per minute ({@code fluxo_por_minuto}, migration V14) that the status page charts,
@@ -46,7 +47,7 @@ import pedidos.aplicador.AplicadorProperties;
  * A crash loses at most one round of this instance's counts: it is a chart, not a ledger.
  */
 @Component
-class FluxoPorMinuto implements SchedulingConfigurer {
+public class FluxoPorMinuto implements SchedulingConfigurer {
 
   static final Duration INTERVALO = Duration.ofSeconds(10);
 
@@ -186,7 +187,7 @@ class FluxoPorMinuto implements SchedulingConfigurer {
   }
 
   /** One round; the counts it could not write are added by the next one. */
-  synchronized void rodada() {
+  public synchronized void rodada() {
     Instant agora = relogio.instant();
     OffsetDateTime minuto =
         OffsetDateTime.ofInstant(agora.truncatedTo(ChronoUnit.MINUTES), ZoneOffset.UTC);
@@ -216,6 +217,11 @@ class FluxoPorMinuto implements SchedulingConfigurer {
     Map<String, Long> aplicados = new TreeMap<>();
     for (Counter contador : registro.find("aplicador.eventos").counters()) {
       aplicados.merge(contador.getId().getTag("resultado"), (long) contador.count(), Long::sum);
+    }
+    // Rows settled as a failure are not applies, so they have their own counter; the page's
+    // results show them beside the verdicts.
+    for (Counter contador : registro.find("aplicador.falhas_de_aplicacao").counters()) {
+      aplicados.merge(Resultado.FALHA_DE_APLICACAO.codigo(), (long) contador.count(), Long::sum);
     }
     long[] aplicacao = aplicacaoAcumulada();
     Map<String, Long> novos = new TreeMap<>();

@@ -24,6 +24,7 @@ import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.ouvinte.ConfiguracaoDoKafka;
+import pedidos.aplicador.painel.FluxoPorMinuto;
 import pedidos.aplicador.painel.PainelDeOperacoes;
 import pedidos.aplicador.replay.OpcoesDeReplay;
 import pedidos.aplicador.replay.Replay;
@@ -43,6 +44,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
   @Autowired KafkaTemplate<String, String> kafka;
   @Autowired KafkaAdmin admin;
   @Autowired PainelDeOperacoes painel;
+  @Autowired FluxoPorMinuto fluxo;
   @Autowired AplicadorProperties propriedades;
   @Autowired FalhasDeAplicacao falhas;
 
@@ -119,8 +121,16 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
         .hasSizeLessThanOrEqualTo(FalhasDeAplicacao.CARACTERES_DO_MOTIVO);
     assertThat(contar("aplicado_em IS NULL")).as("none is pending any more").isZero();
     assertThat(varredura.varrer()).as("settled rows are not swept again").isZero();
-    assertThat(painel.painel().resultados().get("falha_de_aplicacao"))
-        .isGreaterThanOrEqualTo((long) presos);
+    // The page's results come from the per-minute flow (a round every 10 s in production, and a
+    // cache of a few seconds in front of them).
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () -> {
+              fluxo.rodada();
+              assertThat(painel.painel().resultados().get("falha_de_aplicacao"))
+                  .isGreaterThanOrEqualTo((long) presos);
+            });
     assertThat(status(p + "-preso0")).as("a failed apply is not a fact of the order").isNull();
 
     // The cause is fixed: replay's forced mode applies the settled rows.

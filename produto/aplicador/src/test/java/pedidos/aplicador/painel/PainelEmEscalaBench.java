@@ -11,10 +11,14 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.security.MessageDigest;
+import java.security.NoSuchAlgorithmException;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.Base64;
+import java.util.HexFormat;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -93,6 +97,19 @@ class PainelEmEscalaBench {
     pedidos.put("/status/painel", "totals, backlog, results, anomalies, cursor (one round)");
     pedidos.put("/status/fluxo", "charts, last 3 hours (default)");
     pedidos.put("/status/fluxo?minutos=1440", "charts, last 24 hours");
+    // The order's page and the search, for an order and an event in the middle of the inbox, and
+    // the anomalies over the default day and the widest window the page allows.
+    String umPedido = "ord_" + md5(Integer.toString(LINHAS / 8)).substring(0, 16);
+    String umEvento = "evt_" + md5(Integer.toString(LINHAS / 2)).substring(0, 20);
+    pedidos.put("/status/pedido?id=" + umPedido, "explain an order (4 facts, 1 effect)");
+    pedidos.put("/status/busca?q=" + umPedido, "search by order id");
+    pedidos.put("/status/busca?q=" + umEvento, "search by event id");
+    pedidos.put("/status/busca?q=cliente7@example.com", "search by email");
+    pedidos.put("/status/anomalias", "anomalies grouped, last 24 hours");
+    pedidos.put(
+        "/status/anomalias?desde=" + Instant.now().minus(Duration.ofDays(7)),
+        "anomalies grouped, last 7 days (the widest window)");
+    pedidos.put("/status/retidos", "quarantine and dead letters");
     pedidos.put("/status.html", "the page");
     pedidos.put("/fluxo.js", "the charts' script");
     linha("");
@@ -182,6 +199,15 @@ class PainelEmEscalaBench {
         .param("dias", DIAS)
         .param("linhas", LINHAS)
         .update();
+    // The orders those events made, for the order's page and the search by email.
+    dono.sql(
+            """
+            INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem)
+            SELECT 'ord_' || left(md5(o::text), 16), 'pago', 1000, 'cliente' || o || '@example.com', 2
+              FROM generate_series(0, :pedidos) AS o
+            """)
+        .param("pedidos", LINHAS / 4)
+        .update();
     // A week of minutes, as the applier's job leaves them.
     dono.sql(
             """
@@ -198,6 +224,7 @@ class PainelEmEscalaBench {
             """)
         .update();
     dono.sql("VACUUM ANALYZE webhook_eventos").update();
+    dono.sql("VACUUM ANALYZE pedidos").update();
     dono.sql("VACUUM ANALYZE outbox").update();
     dono.sql("VACUUM ANALYZE fluxo_por_minuto").update();
   }
@@ -248,5 +275,16 @@ class PainelEmEscalaBench {
 
   private void linha(String formato, Object... valores) {
     relatorio.append(formato.formatted(valores)).append('\n');
+  }
+
+  /** PostgreSQL's md5(text), to name rows the fill made. */
+  private static String md5(String texto) {
+    try {
+      return HexFormat.of()
+          .formatHex(
+              MessageDigest.getInstance("MD5").digest(texto.getBytes(StandardCharsets.UTF_8)));
+    } catch (NoSuchAlgorithmException e) {
+      throw new IllegalStateException(e);
+    }
   }
 }
