@@ -1,22 +1,18 @@
 package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.URLEncoder;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
@@ -53,9 +49,6 @@ class ExplicarEAgirTest {
 
   static final String USUARIO = "operadora";
   static final String SENHA = "senha-de-teste-das-acoes";
-
-  private static final Path CHROMIUM =
-      Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
 
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
@@ -175,7 +168,7 @@ class ExplicarEAgirTest {
     PedidoDeTeste pedido = canceladoComEnviadoTardio();
 
     String dom =
-        renderizar(
+        ChromiumSemCabeca.renderizar(
             "http://"
                 + USUARIO
                 + ":"
@@ -195,7 +188,7 @@ class ExplicarEAgirTest {
         .doesNotContain("Secreta");
 
     String anomalias =
-        renderizar(
+        ChromiumSemCabeca.renderizar(
             "http://"
                 + USUARIO
                 + ":"
@@ -496,34 +489,5 @@ class ExplicarEAgirTest {
     return "Basic "
         + Base64.getEncoder()
             .encodeToString((usuario + ":" + senha).getBytes(StandardCharsets.UTF_8));
-  }
-
-  /** The DOM after the page's scripts ran, as headless Chromium prints it. */
-  private static String renderizar(String url, Path perfil)
-      throws IOException, InterruptedException {
-    assumeTrue(
-        Files.isExecutable(CHROMIUM),
-        "the page test needs Debian's chromium (apt-get install chromium)");
-    Path saida = Files.createTempFile(perfil, "dom", ".html");
-    Process chromium =
-        new ProcessBuilder(
-                CHROMIUM.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--user-data-dir=" + perfil.resolve("perfil"),
-                "--virtual-time-budget=10000",
-                "--dump-dom",
-                url)
-            .redirectOutput(saida.toFile())
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    assertThat(chromium.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
-    return Files.readString(saida, StandardCharsets.UTF_8);
   }
 }

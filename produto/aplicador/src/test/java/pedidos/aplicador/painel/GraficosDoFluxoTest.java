@@ -1,11 +1,9 @@
 package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import java.awt.image.BufferedImage;
 import java.io.IOException;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
@@ -14,7 +12,6 @@ import java.time.ZoneOffset;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
-import java.util.concurrent.TimeUnit;
 import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
@@ -48,9 +45,6 @@ class GraficosDoFluxoTest {
 
   static final String USUARIO = "operador";
   static final String SENHA = "senha-dos-graficos-bem-longa";
-
-  private static final Path CHROMIUM =
-      Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
 
   /** The plot area's border in fluxo.js. */
   private static final int QUADRO = 0xc4cad4;
@@ -229,46 +223,23 @@ class GraficosDoFluxoTest {
 
   private BufferedImage fotografar(Path pasta, Instant ate)
       throws IOException, InterruptedException {
-    // A machine with only a JDK and Maven skips this one test; CI installs chromium and runs it.
-    assumeTrue(
-        Files.isExecutable(CHROMIUM),
-        "the charts' test needs Debian's chromium (apt-get install chromium)");
-    Files.createDirectories(pasta);
     // Kept in target/ to look at when a check fails.
     Path foto = Path.of("target", "graficos-do-fluxo-" + pasta.getFileName() + ".png");
-    Process chromium =
-        new ProcessBuilder(
-                CHROMIUM.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--hide-scrollbars",
-                "--force-device-scale-factor=1",
-                "--window-size=1280,2600",
-                "--user-data-dir=" + pasta.resolve("perfil"),
-                "--virtual-time-budget=10000",
-                "--screenshot=" + foto,
-                // The browser logs in with the credentials in the URL, as through its prompt.
-                "http://"
-                    + USUARIO
-                    + ":"
-                    + SENHA
-                    + "@127.0.0.1:"
-                    + porta
-                    + "/status.html?fluxo-minutos="
-                    + MINUTOS
-                    + "&fluxo-ate="
-                    + ate)
-            .redirectOutput(ProcessBuilder.Redirect.DISCARD)
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    assertThat(chromium.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
-    assertThat(foto).exists();
+    // The browser logs in with the credentials in the URL, as through its prompt.
+    ChromiumSemCabeca.fotografar(
+        "http://"
+            + USUARIO
+            + ":"
+            + SENHA
+            + "@127.0.0.1:"
+            + porta
+            + "/status.html?fluxo-minutos="
+            + MINUTOS
+            + "&fluxo-ate="
+            + ate,
+        pasta,
+        foto,
+        2600);
     return ImageIO.read(foto.toFile());
   }
 

@@ -2,21 +2,17 @@ package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
-import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
-import java.io.IOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
-import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
@@ -53,9 +49,6 @@ class PaginaDeStatusTest {
 
   static final String USUARIO = "operador";
   static final String SENHA = "senha-de-teste-bem-longa";
-
-  private static final Path CHROMIUM =
-      Path.of(System.getenv().getOrDefault("CHROMIUM", "/usr/bin/chromium"));
 
   @DynamicPropertySource
   static void infra(DynamicPropertyRegistry registro) {
@@ -106,7 +99,7 @@ class PaginaDeStatusTest {
 
     // The browser logs in with the credentials in the URL, as an operator would through its prompt.
     String dom =
-        renderizar(
+        ChromiumSemCabeca.renderizar(
             "http://" + USUARIO + ":" + SENHA + "@127.0.0.1:" + porta + "/status.html", perfil);
 
     assertThat(dom)
@@ -194,35 +187,5 @@ class PaginaDeStatusTest {
             """
                 .formatted(evento, tipo, sequencia, pedido))
         .update();
-  }
-
-  /** The DOM after the page's scripts ran, as headless Chromium prints it. */
-  private static String renderizar(String url, Path perfil)
-      throws IOException, InterruptedException {
-    // A machine with only a JDK and Maven skips this one test; CI installs chromium and runs it.
-    assumeTrue(
-        Files.isExecutable(CHROMIUM),
-        "the status page test needs Debian's chromium (apt-get install chromium)");
-    Path saida = perfil.resolve("dom.html");
-    Process chromium =
-        new ProcessBuilder(
-                CHROMIUM.toString(),
-                "--headless",
-                "--no-sandbox",
-                "--disable-gpu",
-                "--disable-quic",
-                "--no-first-run",
-                "--disable-background-networking",
-                "--disable-component-update",
-                "--disable-sync",
-                "--user-data-dir=" + perfil.resolve("perfil"),
-                "--virtual-time-budget=10000",
-                "--dump-dom",
-                url)
-            .redirectOutput(saida.toFile())
-            .redirectError(ProcessBuilder.Redirect.DISCARD)
-            .start();
-    assertThat(chromium.waitFor(90, TimeUnit.SECONDS)).as("chromium finished").isTrue();
-    return Files.readString(saida, StandardCharsets.UTF_8);
   }
 }
