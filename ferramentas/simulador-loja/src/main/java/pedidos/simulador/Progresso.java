@@ -31,9 +31,24 @@ public record Progresso(
   /** One line for a terminal. */
   public String linha() {
     String linha =
-        "%s: %d/%d eventos enviados, %d confirmados, %d requisições (%d reenvios), %d perdidos"
+        "%s: %d/%d events sent, %d confirmed, %d requests (%d resent), %d lost"
             .formatted(
-                fase, eventosEnviados, eventos - perdidos, confirmados, envios, reenvios, perdidos);
-    return divergencias < 0 ? linha : linha + ", " + divergencias + " divergências";
+                nomeDaFase(),
+                eventosEnviados,
+                eventos - perdidos,
+                confirmados,
+                envios,
+                reenvios,
+                perdidos);
+    return divergencias < 0 ? linha : linha + ", " + divergencias + " divergences";
+  }
+
+  /** The phase as operators read it; {@link #fase()} keeps its stable value. */
+  private String nomeDaFase() {
+    return switch (fase) {
+      case "entrega" -> "delivery";
+      case "verificacao" -> "verification";
+      default -> fase;
+    };
   }
 }

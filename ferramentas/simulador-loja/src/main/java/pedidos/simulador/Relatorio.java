@@ -58,21 +58,21 @@ public record Relatorio(
   public String texto() {
     StringBuilder texto = new StringBuilder();
     texto
-        .append(ok() ? "CONVERGIU" : "DIVERGIU")
-        .append(" após ")
+        .append(ok() ? "CONVERGED" : "DIVERGED")
+        .append(" after ")
         .append(esperaEmMs)
         .append(" ms\n");
-    texto.append("pedidos: ").append(pedidos).append('\n');
+    texto.append("orders: ").append(pedidos).append('\n');
     if (entrega != null) {
       texto.append(
-          "eventos: %d, enviados %d, duplicatas enviadas %d, perdidos (nunca entregues) %d%n"
+          "events: %d, sent %d, duplicates sent %d, lost (never delivered) %d%n"
               .formatted(
                   entrega.eventos(),
                   entrega.eventosEnviados(),
                   entrega.duplicatasEnviadas(),
                   entrega.perdidos()));
       texto.append(
-          "requisições: %d (%d reenvios, %d falhas), confirmados %d, recusados %d, sem confirmação %d, em %d ms%n"
+          "requests: %d (%d resent, %d failed), confirmed %d, refused %d, unconfirmed %d, in %d ms%n"
               .formatted(
                   entrega.envios(),
                   entrega.reenvios(),
@@ -83,13 +83,13 @@ public record Relatorio(
                   entrega.duracaoEmMs()));
     }
     texto.append(
-        "API: %d vistas servidas em %d páginas; pedidos com fato da API %d, reconciliados %d%n"
+        "API: %d order views served in %d pages; orders with an API fact %d, reconciled %d%n"
             .formatted(vistasServidas, paginasServidas, pedidosComFatoDaApi, pedidosReconciliados));
-    texto.append("resultados na caixa de entrada: ").append(new TreeMap<>(resultados)).append('\n');
-    texto.append("efeitos no outbox: ").append(new TreeMap<>(efeitosNoOutbox)).append('\n');
+    texto.append("inbox results: ").append(new TreeMap<>(resultados)).append('\n');
+    texto.append("outbox effects: ").append(new TreeMap<>(efeitosNoOutbox)).append('\n');
     if (separacao != null) {
       texto.append(
-          "separação: %d mensagens, %d efeitos, %d duplicatas descartadas, %d sem idempotency-key, %d ilegíveis%n"
+          "picking (separação): %d messages, %d effects, %d duplicates dropped, %d without idempotency-key, %d unreadable%n"
               .formatted(
                   separacao.mensagens(),
                   separacao.efeitos(),
@@ -97,18 +97,18 @@ public record Relatorio(
                   separacao.semCabecalho(),
                   separacao.ilegiveis()));
     } else {
-      texto.append("separação: não verificada\n");
+      texto.append("picking (separação): not checked\n");
     }
     if (!ok()) {
-      texto.append(divergencias.size()).append(" divergências:\n");
+      texto.append(divergencias.size()).append(" divergences:\n");
       divergencias.stream()
           .limit(DIVERGENCIAS_IMPRESSAS)
           .forEach(divergencia -> texto.append("  - ").append(divergencia).append('\n'));
       if (divergencias.size() > DIVERGENCIAS_IMPRESSAS) {
         texto
-            .append("  ... e mais ")
+            .append("  ... and ")
             .append(divergencias.size() - DIVERGENCIAS_IMPRESSAS)
-            .append('\n');
+            .append(" more\n");
       }
     }
     return texto.toString();

@@ -19,22 +19,22 @@ public final class SimuladorMain {
 
   static final String USO_TEXTO =
       """
-      uso: java -jar simulador-loja.jar --receptor=URL --segredo=S --jdbc=URL [opções]
-        --receptor=http://127.0.0.1:8080   base do receptor (POST /webhooks/loja)
-        --segredo=S                        segredo do HMAC dos webhooks
-        --jdbc=URL --usuario=U --senha=P   banco do sistema (só leitura; usuario/senha: postgres)
-        --kafka=HOST:PORTA                 broker de separacao.efeitos (sem ele, a separação não é verificada)
-        --kafka-usuario=U --kafka-senha=P  usuário SASL/SCRAM-SHA-512 do broker (sem eles: sem autenticação)
+      usage: java -jar simulador-loja.jar --receptor=URL --segredo=S --jdbc=URL [options]
+        --receptor=http://127.0.0.1:8080   the receptor's base URL (POST /webhooks/loja)
+        --segredo=S                        the webhooks' HMAC secret
+        --jdbc=URL --usuario=U --senha=P   the system's database (read only; user and password default to postgres)
+        --kafka=HOST:PORT                  broker of separacao.efeitos (without it, picking is not checked)
+        --kafka-usuario=U --kafka-senha=P  the broker's SASL/SCRAM-SHA-512 user (without them: no authentication)
         --topico-efeitos=separacao.efeitos
-        --pedidos=200 --taxa=300           pedidos; eventos por segundo
-        --perda=0.05 --duplicacao=0.3      frações de eventos nunca entregues / entregues mais de uma vez
-        --concorrencia=8                   requisições simultâneas
+        --pedidos=200 --taxa=300           orders; events per second
+        --perda=0.05 --duplicacao=0.3      fractions of events never delivered / delivered more than once
+        --concorrencia=8                   concurrent requests
         --atraso-maximo=2s --timeout=5s --prazo-entrega=2m
-        --porta-api=8089 --token-api=T     API de pedidos da loja (-1: não servir); token aleatório se ausente
-        --endereco-api=0.0.0.0             onde a API escuta (padrão: loopback)
-        --espera=120s                      quanto esperar a convergência
-        --semente=1 --prefixo=P            mesma semente e prefixo, mesmos pedidos
-        --exigir-verdade-final=true        o último fato de cada pedido precisa chegar ao sistema
+        --porta-api=8089 --token-api=T     the store's orders API (-1: do not serve it); random token if absent
+        --endereco-api=0.0.0.0             where the API listens (default: loopback)
+        --espera=120s                      how long to wait for convergence
+        --semente=1 --prefixo=P            same seed and prefix, same orders
+        --exigir-verdade-final=true        every order's last fact must reach the system
       """;
 
   private static final Set<String> FLAGS =
@@ -106,11 +106,11 @@ public final class SimuladorMain {
     try (simulacao) {
       if (portaDaApi >= 0) {
         URI api = simulacao.iniciarApi();
-        saida.println("API de pedidos em " + api + " (token " + simulacao.tokenDaApi() + ")");
+        saida.println("orders API at " + api + " (token " + simulacao.tokenDaApi() + ")");
       }
       ResumoDaEntrega entrega = simulacao.entregar();
       saida.println();
-      saida.println("entrega concluída em %d ms; verificando...".formatted(entrega.duracaoEmMs()));
+      saida.println("delivery done in %d ms; verifying...".formatted(entrega.duracaoEmMs()));
       Relatorio relatorio = simulacao.verificar();
       saida.println();
       saida.print(relatorio.texto());

@@ -88,7 +88,7 @@ final class Verificador {
         foto = banco.fotografar(pedidoIds);
         divergencias = comparar(foto);
       } catch (SQLException e) {
-        divergencias = List.of("banco inacessível: " + e.getMessage());
+        divergencias = List.of("database unreachable: " + e.getMessage());
       }
       aCadaRodada.accept(divergencias.size());
       if (divergencias.isEmpty() || System.nanoTime() >= limite) {
@@ -124,16 +124,16 @@ final class Verificador {
       }
       boolean nossoEvento = eventos.containsKey(linha.eventoId());
       if (!nossoEvento && !idsDasVistas.contains(linha.eventoId())) {
-        divergencias.add("fato que a loja não produziu na caixa de entrada: " + linha.eventoId());
+        divergencias.add("inbox holds a fact the store never produced: " + linha.eventoId());
       } else if (nossoEvento
           && !confirmados.contains(linha.eventoId())
           && !incertos.contains(linha.eventoId())) {
-        divergencias.add("evento nunca enviado na caixa de entrada: " + linha.eventoId());
+        divergencias.add("inbox holds an event never sent: " + linha.eventoId());
       }
     }
     if (!naoAplicados.isEmpty()) {
       divergencias.add(
-          naoAplicados.size() + " fatos ainda não aplicados, por exemplo " + naoAplicados.get(0));
+          "facts not applied yet: " + naoAplicados.size() + ", for example " + naoAplicados.get(0));
     }
     Map<String, List<LinhaDoOutbox>> outboxPorPedido = new HashMap<>();
     for (LinhaDoOutbox linha : foto.outbox()) {
@@ -147,7 +147,7 @@ final class Verificador {
         if (confirmados.contains(id)) {
           fatos.add(evento.fato());
           if (!noInbox.contains(id)) {
-            divergencias.add("evento confirmado com 2xx ausente da caixa de entrada: " + id);
+            divergencias.add("event acknowledged with a 2xx, missing from the inbox: " + id);
           }
         } else if (incertos.contains(id) && noInbox.contains(id)) {
           fatos.add(evento.fato());
@@ -156,7 +156,7 @@ final class Verificador {
       for (VistaDoPedido vista : vistasPorPedido.getOrDefault(pedido.id(), List.of())) {
         fatos.add(vista.fato());
         if (!noInbox.contains(vista.eventoId())) {
-          divergencias.add("vista da API servida e não guardada: " + vista.eventoId());
+          divergencias.add("API view served but not stored: " + vista.eventoId());
         }
       }
       DobraCanonica dobra = fatos.isEmpty() ? null : DobraCanonica.dobrar(fatos);
@@ -164,7 +164,7 @@ final class Verificador {
       EstadoDoPedido observado = foto.pedidos().get(pedido.id());
       if (!Objects.equals(esperado, observado)) {
         divergencias.add(
-            "pedido %s: estado canônico %s, no banco %s"
+            "order %s: canonical state %s, in the database %s"
                 .formatted(pedido.id(), texto(esperado), texto(observado)));
       }
       if (dobra != null) {
@@ -186,7 +186,8 @@ final class Verificador {
       foto.outbox().forEach(linha -> chavesDoOutbox.add(linha.chave()));
       for (String chave : new TreeMap<>(separados).keySet()) {
         if (!chavesDoOutbox.contains(chave)) {
-          divergencias.add("a separação recebeu um efeito que o outbox não tem: " + chave);
+          divergencias.add(
+              "the picking system received an effect the outbox does not have: " + chave);
         }
       }
     }
@@ -208,7 +209,7 @@ final class Verificador {
                   && linha.aplicado()
                   && !veredicto.getValue().codigo().equals(linha.resultado())) {
                 divergencias.add(
-                    "fato %s: resultado canônico %s, na caixa de entrada %s"
+                    "fact %s: canonical result %s, in the inbox %s"
                         .formatted(
                             veredicto.getKey(), veredicto.getValue().codigo(), linha.resultado()));
               }
@@ -225,7 +226,7 @@ final class Verificador {
             .anyMatch(f -> f.eventoId().equals(ultimo.eventoId()) || f.eventoId().equals(daApi));
     if (!conhecido) {
       divergencias.add(
-          "pedido %s: o último fato (%s, %s) nunca chegou ao sistema, nem por webhook nem pela API"
+          "order %s: the last fact (%s, %s) never reached the system, neither by webhook nor through the API"
               .formatted(pedido.id(), ultimo.status().codigo(), ultimo.eventoId()));
     }
   }
@@ -249,43 +250,43 @@ final class Verificador {
     for (LinhaDoOutbox linha : outbox) {
       Efeito efeito = efeito(linha.efeito());
       if (efeito == null) {
-        divergencias.add("efeito desconhecido no outbox: " + linha.chave());
+        divergencias.add("unknown effect in the outbox: " + linha.chave());
       } else {
         efeitos.add(efeito);
       }
       if (!linha.enviado()) {
-        divergencias.add("efeito sem enviado_em: " + linha.chave());
+        divergencias.add("effect without enviado_em: " + linha.chave());
       }
       if (separados != null && !separados.containsKey(linha.chave())) {
-        divergencias.add("efeito do outbox que não chegou à separação: " + linha.chave());
+        divergencias.add("outbox effect that never reached the picking system: " + linha.chave());
       }
     }
-    String prefixo = "pedido " + pedidoId + ": ";
+    String prefixo = "order " + pedidoId + ": ";
     if (efeitos.contains(Efeito.INTERROMPER_SEPARACAO)
         && !efeitos.contains(Efeito.LIBERAR_SEPARACAO)) {
-      divergencias.add(prefixo + "interromper_separacao sem liberar_separacao");
+      divergencias.add(prefixo + "interromper_separacao without liberar_separacao");
     }
     if (efeitos.contains(Efeito.LIBERAR_SEPARACAO) && !statusDosFatos.contains(Status.PAGO)) {
-      divergencias.add(prefixo + "liberar_separacao sem nenhum fato pago");
+      divergencias.add(prefixo + "liberar_separacao without any pago fact");
     }
     if (efeitos.contains(Efeito.INTERROMPER_SEPARACAO)
         && !statusDosFatos.contains(Status.CANCELADO)) {
-      divergencias.add(prefixo + "interromper_separacao sem nenhum fato cancelado");
+      divergencias.add(prefixo + "interromper_separacao without any cancelado fact");
     }
     if (efeitos.contains(Efeito.NOTIFICAR_REEMBOLSO)
         && !statusDosFatos.contains(Status.REEMBOLSADO)) {
-      divergencias.add(prefixo + "notificar_reembolso sem nenhum fato reembolsado");
+      divergencias.add(prefixo + "notificar_reembolso without any reembolsado fact");
     }
     // The stored status was reached by a transition into it, which always has these effects.
     if (confirmado != null
         && confirmado.status() == Status.PAGO
         && !efeitos.contains(Efeito.LIBERAR_SEPARACAO)) {
-      divergencias.add(prefixo + "pago sem liberar_separacao");
+      divergencias.add(prefixo + "pago without liberar_separacao");
     }
     if (confirmado != null
         && confirmado.status() == Status.REEMBOLSADO
         && !efeitos.contains(Efeito.NOTIFICAR_REEMBOLSO)) {
-      divergencias.add(prefixo + "reembolsado sem notificar_reembolso");
+      divergencias.add(prefixo + "reembolsado without notificar_reembolso");
     }
   }
 
@@ -300,7 +301,7 @@ final class Verificador {
 
   private static String texto(EstadoDoPedido estado) {
     if (estado == null) {
-      return "(sem linha)";
+      return "(no row)";
     }
     return "%s v%d total=%s email=%s"
         .formatted(

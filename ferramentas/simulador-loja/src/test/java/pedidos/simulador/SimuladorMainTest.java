@@ -36,7 +36,7 @@ class SimuladorMainTest {
   @Test
   void errosDeUsoSaemCom2() throws Exception {
     assertThat(executar("--segredo=s", "--jdbc=jdbc:postgresql://x/y")).isEqualTo(2);
-    assertThat(texto(erros)).contains("--receptor is required").contains("uso:");
+    assertThat(texto(erros)).contains("--receptor is required").contains("usage:");
     assertThat(executar("--receptor=http://x", "--segredo=s", "--jdbc=j", "--nao-existe=1"))
         .isEqualTo(2);
     assertThat(executar("--receptor=http://x", "--segredo=s", "--jdbc=j", "--espera=logo"))
@@ -60,11 +60,11 @@ class SimuladorMainTest {
   void sistemaQueConvergeSai0EOQueNaoRecuperaOsPerdidosSai1() throws Exception {
     // No reconciliation here: without losses the system converges, with them it cannot.
     assertThat(rodar("0", "cli0")).as(texto(saida) + texto(erros)).isZero();
-    assertThat(texto(saida)).contains("CONVERGIU").contains("entrega:");
+    assertThat(texto(saida)).contains("CONVERGED").contains("delivery:");
 
     saida.reset();
     assertThat(rodar("0.3", "cli1")).isEqualTo(1);
-    assertThat(texto(saida)).contains("DIVERGIU").contains("nunca chegou ao sistema");
+    assertThat(texto(saida)).contains("DIVERGED").contains("never reached the system");
   }
 
   private int rodar(String perda, String prefixo) throws Exception {

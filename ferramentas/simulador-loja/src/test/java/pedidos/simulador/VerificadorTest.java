@@ -47,7 +47,7 @@ class VerificadorTest {
           .containsKeys("liberar_separacao", "interromper_separacao", "notificar_reembolso");
       long linhas = relatorio.efeitosNoOutbox().values().stream().mapToLong(Long::longValue).sum();
       assertThat(relatorio.separacao().efeitos()).isEqualTo(linhas);
-      assertThat(relatorio.texto()).startsWith("CONVERGIU").doesNotContain("divergências:");
+      assertThat(relatorio.texto()).startsWith("CONVERGED").doesNotContain("divergences:");
     }
   }
 
@@ -123,20 +123,20 @@ class VerificadorTest {
 
       assertThat(relatorio.ok()).isFalse();
       assertThat(relatorio.divergencias())
-          .anyMatch(d -> d.startsWith("pedido " + estadoAlterado + ": estado canônico"))
-          .contains("efeito sem enviado_em: " + comEfeito)
+          .anyMatch(d -> d.startsWith("order " + estadoAlterado + ": canonical state"))
+          .contains("effect without enviado_em: " + comEfeito)
           .contains(
-              "pedido " + semPagamento.id() + ": notificar_reembolso sem nenhum fato reembolsado")
+              "order " + semPagamento.id() + ": notificar_reembolso without any reembolsado fact")
           .contains(
-              "efeito do outbox que não chegou à separação: "
+              "outbox effect that never reached the picking system: "
                   + semPagamento.id()
                   + ":notificar_reembolso")
-          .contains("a separação recebeu um efeito que o outbox não tem: " + fantasma)
-          .contains("evento confirmado com 2xx ausente da caixa de entrada: " + apagado)
-          .contains("1 fatos ainda não aplicados, por exemplo " + desaplicado)
-          .contains("fato que a loja não produziu na caixa de entrada: evt_intruso")
-          .anyMatch(d -> d.startsWith("fato " + veredictoTrocado + ": resultado canônico "));
-      assertThat(relatorio.texto()).startsWith("DIVERGIU").contains("divergências:");
+          .contains("the picking system received an effect the outbox does not have: " + fantasma)
+          .contains("event acknowledged with a 2xx, missing from the inbox: " + apagado)
+          .contains("facts not applied yet: 1, for example " + desaplicado)
+          .contains("inbox holds a fact the store never produced: evt_intruso")
+          .anyMatch(d -> d.startsWith("fact " + veredictoTrocado + ": canonical result "));
+      assertThat(relatorio.texto()).startsWith("DIVERGED").contains("divergences:");
     }
   }
 
@@ -158,7 +158,7 @@ class VerificadorTest {
 
       assertThat(exigindo.divergencias())
           .hasSize(ultimosPerdidos.size())
-          .allMatch(d -> d.contains("nunca chegou ao sistema"));
+          .allMatch(d -> d.contains("never reached the system"));
       assertThat(semExigir.divergencias()).isEmpty();
       assertThat(semExigir.pedidosComFatoDaApi()).isZero();
     }
