@@ -51,6 +51,7 @@ public final class BancadaPontaAPonta {
   private SistemaEmProcessos sistema;
   private ProcessoJava carga;
   private String comandoDosServicos;
+  private String bootstrap;
 
   private BancadaPontaAPonta(OpcoesDaBancada opcoes, Path trabalho) {
     this.opcoes = opcoes;
@@ -105,8 +106,7 @@ public final class BancadaPontaAPonta {
             List.of("-Xms1g", "-Xmx1g"),
             List.of(String.valueOf(portaDoKafka)),
             trabalho.resolve("kafka.log"));
-    String bootstrap =
-        kafka.aguardarLinha("KAFKA PRONTO", Duration.ofMinutes(3)).substring(13).trim();
+    bootstrap = kafka.aguardarLinha("KAFKA PRONTO", Duration.ofMinutes(3)).substring(13).trim();
     // Migrations, then the history, both before the relay's slot exists.
     postgres.prepararBanco();
     log("history: " + opcoes.historico() + " orders applied a day ago");
@@ -115,22 +115,29 @@ public final class BancadaPontaAPonta {
 
     var construtor =
         SistemaEmProcessos.builder(postgres, bootstrap)
-            .java(opcoes.java())
             .segredoDoWebhook(SEGREDO)
             .assinaturaDoKafka("assinatura-local-da-bancada-de-registros-kafka")
             .ops("bancada", HexFormat.of().formatHex(new SecureRandom().generateSeed(16)))
-            .diretorioDeLogs(trabalho)
             .saida(null)
             // As the earlier runs: the listener's concurrency spelled out, and a sweep that finds
             // nothing (what is measured is the Kafka path).
             .ambiente(Servico.APLICADOR, "APLICADOR_CONCORRENCIA", "3")
             .ambiente(Servico.APLICADOR, "APLICADOR_VARREDURA_IDADE", "1d");
+    // Only what was asked for: with neither, the services start as the local launcher starts them
+    // (the extracted jar and the options file, and on JDK 25+ the AOT cache); any other java or
+    // options run the jar as built.
+    if (!opcoes.java().equals(ProcessoJava.javaDestaJvm())) {
+      construtor.java(opcoes.java());
+    }
     if (opcoes.opcoesDaJvm() != null) {
       construtor.opcoesDaJvm(opcoes.opcoesDaJvm());
     }
-    sistema = construtor.construir();
+    if (opcoes.antes() > 0) {
+      implantacaoAnterior(construtor);
+    }
+    sistema = construtor.diretorioDeLogs(trabalho).construir();
     comandoDosServicos = sistema.receptor().comando();
-    log("starting the relay, then the receptor and the aplicador: " + comandoDosServicos);
+    log("starting the relay and the aplicador, then the receptor: " + comandoDosServicos);
     Path csv = trabalho.resolve("carga.csv");
     Path sinal = trabalho.resolve("medir");
     carga =
@@ -200,6 +207,38 @@ public final class BancadaPontaAPonta {
   }
 
   /**
+   * The deployment before the measured one: the services started, {@code antes} seconds of load
+   * (orders of their own, {@code rm_...}), every event applied, the services stopped. PostgreSQL
+   * and Kafka stay up, so the measured start finds them warm, the relay's slot and the aplicador's
+   * committed offsets in place, as a deployment does.
+   */
+  private void implantacaoAnterior(SistemaEmProcessos.Builder construtor) throws Exception {
+    log("a previous deployment: the services under load for " + opcoes.antes() + " s");
+    sistema = construtor.diretorioDeLogs(trabalho.resolve("anterior")).construir().iniciar();
+    var anterior =
+        ProcessoJava.iniciar(
+            "previous load",
+            CargaConstante.class,
+            List.of("-Xms1g", "-Xmx1g"),
+            List.of(
+                sistema.urlDoReceptor().resolve("/webhooks/loja").toString(),
+                SEGREDO,
+                String.valueOf(opcoes.taxa()),
+                "0",
+                String.valueOf(opcoes.antes()),
+                trabalho.resolve("anterior.csv").toString(),
+                "r",
+                String.valueOf(opcoes.pedidosPorBloco())),
+            trabalho.resolve("anterior.log"));
+    anterior.aguardarLinha("measured:", Duration.ofSeconds(opcoes.antes() + 180L));
+    anterior.aguardarFim(Duration.ofMinutes(1));
+    aguardarAplicados("rm\\_%");
+    sistema.close();
+    sistema = null;
+    log("previous deployment stopped; PostgreSQL and Kafka stay up");
+  }
+
+  /**
    * CPU at the edges of each window and every 10 s: the driver sleeps in between (its polling must
    * not cost what it measures).
    */
@@ -230,7 +269,8 @@ public final class BancadaPontaAPonta {
              COALESCE((extract(epoch FROM aplicado_em) * 1e6)::bigint, 0),
              CASE WHEN aplicado_em IS NULL THEN 0
                   ELSE COALESCE((extract(epoch FROM pg_xact_commit_timestamp(xmin)) * 1e6)::bigint, 0)
-             END
+             END,
+             kafka_particao, kafka_offset
         FROM webhook_eventos
        WHERE evento_id LIKE ?
       """;
@@ -238,27 +278,37 @@ public final class BancadaPontaAPonta {
   private static final String PENDENTES =
       "SELECT count(*) FROM webhook_eventos WHERE evento_id LIKE ? AND aplicado_em IS NULL";
 
-  /** Waits until every stored event is applied (10 minutes at most), then joins both sides. */
+  /** Waits until every stored event whose id matches is applied, 10 minutes at most. */
+  private void aguardarAplicados(String padrao) throws SQLException, InterruptedException {
+    try (Connection conexao = postgres.dataSource().getConnection();
+        PreparedStatement pendentes = conexao.prepareStatement(PENDENTES)) {
+      long prazo = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
+      pendentes.setString(1, padrao);
+      while (true) {
+        try (ResultSet r = pendentes.executeQuery()) {
+          r.next();
+          if (r.getLong(1) == 0) {
+            return;
+          }
+          if (System.nanoTime() > prazo) {
+            log(r.getLong(1) + " events still not applied after 10 minutes: reported as such");
+            return;
+          }
+        }
+        TimeUnit.SECONDS.sleep(1); // polling the database outside the measured windows
+      }
+    }
+  }
+
+  /**
+   * Waits until every stored event is applied, then joins the load's, the database's and Kafka's
+   * records of each event.
+   */
   private List<Medidas> medir(Path csv) throws Exception {
     String padrao = PREFIXO + "m\\_%";
+    aguardarAplicados(padrao);
     try (Connection conexao = postgres.dataSource().getConnection()) {
-      long prazo = System.nanoTime() + TimeUnit.MINUTES.toNanos(10);
-      try (PreparedStatement pendentes = conexao.prepareStatement(PENDENTES)) {
-        pendentes.setString(1, padrao);
-        while (true) {
-          try (ResultSet r = pendentes.executeQuery()) {
-            r.next();
-            if (r.getLong(1) == 0) {
-              break;
-            }
-            if (System.nanoTime() > prazo) {
-              log(r.getLong(1) + " events still not applied after 10 minutes: reported as such");
-              break;
-            }
-          }
-          TimeUnit.SECONDS.sleep(1); // polling the database after the load, outside the windows
-        }
-      }
+      Map<String, Long> publicacoes = PublicacoesDoRelay.ler(bootstrap);
       Map<String, long[]> doBanco = new HashMap<>();
       try (PreparedStatement latencias = conexao.prepareStatement(LATENCIAS)) {
         latencias.setString(1, padrao);
@@ -266,7 +316,11 @@ public final class BancadaPontaAPonta {
         conexao.setAutoCommit(false);
         try (ResultSet r = latencias.executeQuery()) {
           while (r.next()) {
-            doBanco.put(r.getString(1), new long[] {r.getLong(2), r.getLong(3), r.getLong(4)});
+            long particao = r.getLong(5);
+            long publicado =
+                r.wasNull() ? 0 : publicacoes.getOrDefault(particao + ":" + r.getLong(6), 0L);
+            doBanco.put(
+                r.getString(1), new long[] {r.getLong(2), r.getLong(3), r.getLong(4), publicado});
           }
         }
         conexao.commit();
@@ -274,7 +328,7 @@ public final class BancadaPontaAPonta {
       List<Medidas> eventos = new ArrayList<>();
       for (String linha : Files.readAllLines(csv, StandardCharsets.UTF_8)) {
         String[] c = linha.split(",", -1);
-        long[] b = doBanco.getOrDefault(c[0], new long[] {0, 0, 0});
+        long[] b = doBanco.getOrDefault(c[0], new long[] {0, 0, 0, 0});
         eventos.add(
             new Medidas(
                 c[0],
@@ -284,7 +338,8 @@ public final class BancadaPontaAPonta {
                 Integer.parseInt(c[5]),
                 b[0],
                 b[1],
-                b[2]));
+                b[2],
+                b[3]));
       }
       return eventos;
     } catch (SQLException e) {

@@ -4,7 +4,10 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.function.ToLongFunction;
 
-/** One event as the load generator sent it and as PostgreSQL stored and applied it. */
+/**
+ * One event as the load generator sent it, as PostgreSQL stored and applied it, and when the relay
+ * sent it to Kafka ({@code publicadoUs}, 0 when unknown).
+ */
 record Medidas(
     String id,
     long agendadoUs,
@@ -13,7 +16,8 @@ record Medidas(
     int status,
     long recebidoUs,
     long aplicadoUs,
-    long commitUs) {
+    long commitUs,
+    long publicadoUs) {
 
   boolean aplicado() {
     return status == 200 && aplicadoUs > 0;
@@ -50,6 +54,19 @@ record Medidas(
   /** Inbox insert to the commit of the apply ({@code pg_xact_commit_timestamp}). */
   static long entradaAteCommit(Medidas m) {
     return m.aplicado() && m.commitUs > 0 ? m.commitUs - m.recebidoUs : Long.MIN_VALUE;
+  }
+
+  /**
+   * Inbox insert to the relay's {@code send()} of the row (the record's CreateTime, ms resolution):
+   * the relay's part, WAL decoding and Debezium's batching included.
+   */
+  static long entradaAtePublicado(Medidas m) {
+    return m.aplicado() && m.publicadoUs > 0 ? m.publicadoUs - m.recebidoUs : Long.MIN_VALUE;
+  }
+
+  /** The relay's {@code send()} to the start of the apply: producer, broker, listener. */
+  static long publicadoAteAplicado(Medidas m) {
+    return m.aplicado() && m.publicadoUs > 0 ? m.aplicadoUs - m.publicadoUs : Long.MIN_VALUE;
   }
 
   /** The receptor's answer as the load generator saw it: its send to the 200. */

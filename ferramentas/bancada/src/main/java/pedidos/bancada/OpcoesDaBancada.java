@@ -17,6 +17,9 @@ import java.util.List;
  * @param opcoesDaJvm the services' JVM options; {@code null}: {@code ServicoEmProcesso}'s default,
  *     what the local launcher runs them with
  * @param doc the Markdown file whose benchmark section is rewritten; {@code null}: none
+ * @param antes seconds of load on a first start of the services, which are then stopped and started
+ *     again for the measured run, PostgreSQL and Kafka staying up and warm, as in a deployment; 0:
+ *     the measured start is the first, everything fresh
  */
 record OpcoesDaBancada(
     double taxa,
@@ -29,13 +32,15 @@ record OpcoesDaBancada(
     int historico,
     int pedidosPorBloco,
     Path doc,
+    int antes,
     String comando) {
 
   static final String USO =
       """
       usage: bench/ponta-a-ponta.sh [--taxa 300] [--frio 60] [--aquecimento 60] [--quente 60]
                [--postgres 17] [--java java] [--jvm "OPTIONS"] [--historico 100000]
-               [--pedidos-por-bloco 100] [--doc docs/BENCHMARKS-ponta-a-ponta.md | --doc -]
+               [--pedidos-por-bloco 100] [--antes 0]
+               [--doc docs/BENCHMARKS-ponta-a-ponta.md | --doc -]
         --taxa         events/s of fresh signed orders, open loop
         --frio         seconds measured from the first event, right after every service is ready
         --aquecimento  seconds of load between the cold and the warm window
@@ -45,6 +50,9 @@ record OpcoesDaBancada(
                        driver's java and the options the local launcher gives them; the shell
                        script this replaced used --jvm "-Xms1g -Xmx1g")
         --historico    orders applied a day ago, written before the services start
+        --antes        seconds of load on a first start of the services, then stopped: the
+                       measured start is then a deployment's, with PostgreSQL and Kafka warm
+                       (0: the measured start is the first, with everything fresh)
         --doc          the file whose benchmark section is rewritten; - for none""";
 
   static OpcoesDaBancada ler(String[] argumentos, Path raiz) {
@@ -57,6 +65,7 @@ record OpcoesDaBancada(
     List<String> jvm = null;
     int historico = 100_000;
     int porBloco = 100;
+    int antes = 0;
     Path doc = raiz.resolve("docs").resolve("BENCHMARKS-ponta-a-ponta.md");
     List<String> dados = new ArrayList<>();
     for (int i = 0; i < argumentos.length; i += 2) {
@@ -76,6 +85,7 @@ record OpcoesDaBancada(
             jvm = Arrays.stream(valor.trim().split("\\s+")).filter(s -> !s.isEmpty()).toList();
         case "--historico" -> historico = Integer.parseInt(valor);
         case "--pedidos-por-bloco" -> porBloco = Integer.parseInt(valor);
+        case "--antes" -> antes = Integer.parseInt(valor);
         case "--doc" -> doc = valor.equals("-") ? null : raiz.resolve(valor);
         default -> throw new IllegalArgumentException("unknown option " + nome + "\n" + USO);
       }
@@ -83,12 +93,23 @@ record OpcoesDaBancada(
         dados.add(nome + " " + (valor.contains(" ") ? "\"" + valor + "\"" : valor));
       }
     }
-    if (taxa <= 0 || frio <= 0 || quente <= 0 || aquecimento < 0) {
+    if (taxa <= 0 || frio <= 0 || quente <= 0 || aquecimento < 0 || antes < 0) {
       throw new IllegalArgumentException("rate and windows must be positive\n" + USO);
     }
     String comando = ("bench/ponta-a-ponta.sh " + String.join(" ", dados)).trim();
     return new OpcoesDaBancada(
-        taxa, frio, aquecimento, quente, postgres, java, jvm, historico, porBloco, doc, comando);
+        taxa,
+        frio,
+        aquecimento,
+        quente,
+        postgres,
+        java,
+        jvm,
+        historico,
+        porBloco,
+        doc,
+        antes,
+        comando);
   }
 
   int total() {

@@ -87,7 +87,7 @@ final class RelatorioDaBancada {
             + " %.0f events/s of fresh signed orders, never paused.",
         comandoDosServicos, opcoes.postgres(), opcoes.taxa());
     linha(
-        "- Start-up: the relay, then the receptor and the aplicador, healthy %.1f s after the relay"
+        "- Start-up: the relay and the aplicador, then the receptor, healthy %.1f s after the relay"
             + " was started; the first event %d ms after that. CPU each used to get there, ms:"
             + " receptor %s, relay %s, aplicador %s.",
         partidaMs / 1000.0,
@@ -95,6 +95,14 @@ final class RelatorioDaBancada {
         ms(naPartida.ticks().get("receptor")),
         ms(naPartida.ticks().get("relay")),
         ms(naPartida.ticks().get("aplicador")));
+    linha(
+        opcoes.antes() > 0
+            ? "- A deployment, not a first start: the services had run "
+                + opcoes.antes()
+                + " s under the same load and were stopped; PostgreSQL and Kafka kept running, so"
+                + " they, the relay's slot and the aplicador's committed offsets are warm."
+            : "- A first start: PostgreSQL, Kafka and the services all start fresh (`--antes S`"
+                + " measures a deployment instead: the services restarted, the rest warm).");
     linha(
         "- Windows, from the first event: cold 0–%d s, warm-up %d s, warm %d–%d s.",
         opcoes.frio(), opcoes.aquecimento(), opcoes.frio() + opcoes.aquecimento(), opcoes.total());
@@ -113,6 +121,28 @@ final class RelatorioDaBancada {
     linhaDeLatencia("**cold** (first " + opcoes.frio() + " s)", 0, opcoes.frio());
     int q0 = opcoes.frio() + opcoes.aquecimento();
     linhaDeLatencia("**warm** (" + opcoes.quente() + " s)", q0, opcoes.total());
+    linha("");
+    linha(
+        "Where that time went: inbox insert → the relay's `send()` of the row (the Kafka record's"
+            + " CreateTime: WAL decoding, Debezium's batching, the relay's conversion) and that"
+            + " `send()` → `aplicado_em` (producer batching and acknowledgement, the broker, the"
+            + " listener's fetch and its queue). ms; the record found by the partition and offset"
+            + " the aplicador stored.");
+    linha("");
+    linha(
+        "| window | events with their record | inbox → relay send p50 | p99 | max |"
+            + " relay send → aplicado_em p50 | p99 | max |");
+    linha("|---|---|---|---|---|---|---|---|");
+    linhaDasPartes("**cold**", 0, opcoes.frio());
+    linhaDasPartes("**warm**", q0, opcoes.total());
+    for (int s = 0; s < opcoes.frio(); s += 10) {
+      int fim = Math.min(opcoes.frio(), s + 10);
+      linhaDasPartes("cold " + s + "–" + fim + " s", s, fim);
+    }
+    // The first seconds second by second: how long the start's backlog lasts.
+    for (int s = 0; s < Math.min(10, opcoes.frio()); s++) {
+      linhaDasPartes("cold second " + s + "–" + (s + 1), s, s + 1);
+    }
     linha("");
     linha("### CPU per event, ms (all threads of each process; PostgreSQL: every backend)");
     linha("");
@@ -173,6 +203,22 @@ final class RelatorioDaBancada {
         f(commit.max()),
         f(receptor.p50()),
         f(receptor.p99()));
+  }
+
+  private void linhaDasPartes(String titulo, int de, int ate) {
+    List<Medidas> janela = entre(de, ate);
+    Percentis relay = Percentis.de(janela, Medidas::entradaAtePublicado);
+    Percentis resto = Percentis.de(janela, Medidas::publicadoAteAplicado);
+    linha(
+        "| %s | %d | %s | %s | %s | %s | %s | %s |",
+        titulo,
+        relay.n(),
+        f(relay.p50()),
+        f(relay.p99()),
+        f(relay.max()),
+        f(resto.p50()),
+        f(resto.p99()),
+        f(resto.max()));
   }
 
   /** Whether the system kept up: every event applied in the window, whenever it was sent. */

@@ -21,6 +21,7 @@ class OpcoesDaBancadaTest {
     assertThat(opcoes.quente()).isEqualTo(60);
     assertThat(opcoes.postgres()).isEqualTo("17");
     assertThat(opcoes.opcoesDaJvm()).as("ServicoEmProcesso's default").isNull();
+    assertThat(opcoes.antes()).as("a first start, everything fresh").isZero();
     assertThat(opcoes.doc()).isEqualTo(raiz.resolve("docs/BENCHMARKS-ponta-a-ponta.md"));
     assertThat(opcoes.comando()).isEqualTo("bench/ponta-a-ponta.sh");
   }
@@ -29,14 +30,18 @@ class OpcoesDaBancadaTest {
   void oComandoRepeteAsOpcoesDadas() {
     OpcoesDaBancada opcoes =
         OpcoesDaBancada.ler(
-            new String[] {"--frio", "20", "--jvm", "-Xmx512m -XX:+UseSerialGC", "--doc", "-"},
+            new String[] {
+              "--frio", "20", "--jvm", "-Xmx512m -XX:+UseSerialGC", "--antes", "90", "--doc", "-"
+            },
             raiz);
 
     assertThat(opcoes.opcoesDaJvm()).isEqualTo(List.of("-Xmx512m", "-XX:+UseSerialGC"));
     assertThat(opcoes.doc()).isNull();
-    assertThat(opcoes.total()).isEqualTo(140);
+    assertThat(opcoes.antes()).isEqualTo(90);
+    assertThat(opcoes.total()).as("the measured run's seconds").isEqualTo(140);
     assertThat(opcoes.comando())
-        .isEqualTo("bench/ponta-a-ponta.sh --frio 20 --jvm \"-Xmx512m -XX:+UseSerialGC\"");
+        .isEqualTo(
+            "bench/ponta-a-ponta.sh --frio 20 --jvm \"-Xmx512m -XX:+UseSerialGC\" --antes 90");
   }
 
   @Test
@@ -45,5 +50,7 @@ class OpcoesDaBancadaTest {
         .hasMessageContaining("unknown option --rapido");
     assertThatThrownBy(() -> OpcoesDaBancada.ler(new String[] {"--taxa"}, raiz))
         .hasMessageContaining("--taxa needs a value");
+    assertThatThrownBy(() -> OpcoesDaBancada.ler(new String[] {"--antes", "-1"}, raiz))
+        .hasMessageContaining("must be positive");
   }
 }

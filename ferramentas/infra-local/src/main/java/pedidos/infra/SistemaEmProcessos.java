@@ -90,18 +90,25 @@ public final class SistemaEmProcessos implements AutoCloseable {
 
   /**
    * As a deployment does: the roles, then the migrations as the owner (services never migrate);
-   * then the relay, whose replication slot must exist before the first webhook is stored ({@code
-   * snapshot.mode=no_data}); then the others together. Returns once every service reports healthy;
-   * if one fails, the others are stopped before the failure is thrown.
+   * then the relay and the aplicador together (the aplicador waits for the relay's topics by
+   * itself); the receptor and a standby once the relay is healthy, because the relay's replication
+   * slot must exist before the first webhook is stored ({@code snapshot.mode=no_data}). Returns
+   * once every service reports healthy; if one fails, the others are stopped before the failure is
+   * thrown.
    */
   public SistemaEmProcessos iniciar() {
     postgres.prepararBanco();
     try {
       ServicoEmProcesso relay = servico(Servico.RELAY);
-      relay.iniciar().aguardarSaude(partida);
+      ServicoEmProcesso aplicador = servico(Servico.APLICADOR);
+      relay.iniciar();
+      aplicador.iniciar();
+      relay.aguardarSaude(partida);
       List<ServicoEmProcesso> outros = new ArrayList<>(servicos.values());
       outros.remove(relay);
+      outros.remove(aplicador);
       outros.forEach(ServicoEmProcesso::iniciar);
+      aplicador.aguardarSaude(partida);
       outros.forEach(servico -> servico.aguardarSaude(partida));
       return this;
     } catch (RuntimeException e) {

@@ -38,6 +38,7 @@ class EnviadorDeMensagens {
   private final MetricasDoPublicador metricas;
   private final Duration espera;
   private final AssinaturaDeRegistro assinatura;
+  private final PublicadorProperties.Topicos topicos;
 
   /**
    * @throws IllegalArgumentException when {@code PEDIDOS_KAFKA_ASSINATURA} is missing or a key is
@@ -51,6 +52,17 @@ class EnviadorDeMensagens {
     this.metricas = metricas;
     this.espera = propriedades.esperaDoEnvio();
     this.assinatura = AssinaturaDeRegistro.de(propriedades.assinatura());
+    this.topicos = propriedades.topicos();
+  }
+
+  /**
+   * Connects a fresh producer before the stream starts (the broker's address, authentication, the
+   * topics' metadata; its producer id follows at once), so that the first rows of a start do not
+   * wait for it. Bounded by the producer's {@code max.block.ms}; throws when Kafka does not answer.
+   */
+  void prepararProdutor() {
+    kafka.partitionsFor(topicos.eventos());
+    kafka.partitionsFor(topicos.efeitos());
   }
 
   /**

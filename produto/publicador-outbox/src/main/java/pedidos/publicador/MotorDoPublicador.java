@@ -45,6 +45,7 @@ class MotorDoPublicador {
     // A fresh producer for every run: after a failure the old one may be stuck on a broker that
     // went away or on a producer id the cluster no longer knows.
     produtores.reset();
+    enviador.prepararProdutor();
     AtomicBoolean parando = new AtomicBoolean();
     CompletableFuture<Void> fim = new CompletableFuture<>();
     DebeziumEngine<ChangeEvent<String, String>> motor =

@@ -11,12 +11,14 @@ import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.serialization.StringSerializer;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.health.contributor.Status;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.config.KafkaListenerEndpointRegistry;
 import org.springframework.kafka.listener.ConcurrentMessageListenerContainer;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.TopicosDeTeste;
@@ -62,6 +64,8 @@ class AplicadorSobreTlsTest {
 
   @Autowired JdbcClient jdbc;
   @Autowired KafkaListenerEndpointRegistry ouvintes;
+  @Autowired AtribuicaoDoOuvinte atribuicao;
+  @Autowired AplicadorProperties propriedades;
 
   private final String p = "tls-" + UUID.randomUUID().toString().substring(0, 8) + "-";
 
@@ -101,6 +105,29 @@ class AplicadorSobreTlsTest {
     assertThat(conteiner.getContainerProperties().getTopics()).containsExactly(TOPICO);
     assertThat(conteiner.getGroupId()).isEqualTo("aplicador-tls");
     assertThat(conteiner.getConcurrency()).isEqualTo(2);
+  }
+
+  /**
+   * Ready once each consumer has joined and been given its partitions, though one of the two gets
+   * none (one partition): not before, and not waiting for an assignment that cannot come.
+   */
+  @Test
+  void prontoQuandoCadaConsumidorRecebeuSuasParticoes() {
+    assertThat(new AtribuicaoDoOuvinte(propriedades).health().getStatus())
+        .as("no consumer has joined yet")
+        .isEqualTo(Status.OUT_OF_SERVICE);
+
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              var saude = atribuicao.health();
+              assertThat(saude.getStatus()).isEqualTo(Status.UP);
+              assertThat(saude.getDetails())
+                  .containsEntry("consumidores", 2)
+                  .containsEntry("consumidoresComParticoesAtribuidas", 2)
+                  .containsEntry("particoes", 1);
+            });
   }
 
   private static String criado(String eventoId, String pedido) {

@@ -2,6 +2,7 @@ package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 import static pedidos.aplicador.painel.PaginaDeStatusTest.autorizacao;
 
 import io.micrometer.core.instrument.MeterRegistry;
@@ -106,18 +107,28 @@ class OperacoesProtegidasTest {
   void saudeSemCredenciaisDizSoOStatus() throws Exception {
     for (String caminho :
         List.of("/actuator/health", "/actuator/health/liveness", "/actuator/health/readiness")) {
-      HttpResponse<String> resposta = get(portaDeGestao, caminho, null);
+      // Healthy once the listener's consumers have their partitions, a moment after the start.
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .untilAsserted(
+              () -> {
+                HttpResponse<String> resposta = get(portaDeGestao, caminho, null);
 
-      assertThat(resposta.statusCode()).as(caminho).isEqualTo(200);
-      assertThat(resposta.body())
-          .as(caminho)
-          .contains("\"status\":\"UP\"")
-          .doesNotContain("components")
-          .doesNotContain("details");
+                assertThat(resposta.statusCode()).as(caminho).isEqualTo(200);
+                assertThat(resposta.body())
+                    .as(caminho)
+                    .contains("\"status\":\"UP\"")
+                    .doesNotContain("components")
+                    .doesNotContain("details");
+              });
     }
     HttpResponse<String> operador =
         get(portaDeGestao, "/actuator/health", autorizacao(USUARIO, SENHA));
     assertThat(operador.body()).contains("\"components\"").contains("\"db\"");
+    assertThat(get(portaDeGestao, "/actuator/health/readiness", autorizacao(USUARIO, SENHA)).body())
+        .as("ready only once the listener has its partitions")
+        .contains("\"ouvinte\"")
+        .contains("\"readinessState\"");
   }
 
   @Test

@@ -121,20 +121,28 @@ class PaginaDeStatusTest {
   }
 
   @Test
-  void saudeIncluiOBancoEOKafkaParaOperadores() throws Exception {
-    var resposta =
-        HttpClient.newHttpClient()
-            .send(
-                HttpRequest.newBuilder(
-                        URI.create("http://127.0.0.1:" + portaDeGestao + "/actuator/health"))
-                    .header("Authorization", autorizacao(USUARIO, SENHA))
-                    .build(),
-                HttpResponse.BodyHandlers.ofString());
+  void saudeIncluiOBancoOKafkaEOOuvinteParaOperadores() {
+    // Healthy once the listener's consumers have their partitions, a moment after the start.
+    await()
+        .atMost(Duration.ofSeconds(60))
+        .untilAsserted(
+            () -> {
+              var resposta =
+                  HttpClient.newHttpClient()
+                      .send(
+                          HttpRequest.newBuilder(
+                                  URI.create(
+                                      "http://127.0.0.1:" + portaDeGestao + "/actuator/health"))
+                              .header("Authorization", autorizacao(USUARIO, SENHA))
+                              .build(),
+                          HttpResponse.BodyHandlers.ofString());
 
-    assertThat(resposta.statusCode()).isEqualTo(200);
-    assertThat(resposta.body())
-        .containsPattern("\"db\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"")
-        .containsPattern("\"kafka\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"");
+              assertThat(resposta.statusCode()).isEqualTo(200);
+              assertThat(resposta.body())
+                  .containsPattern("\"db\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"")
+                  .containsPattern("\"kafka\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"")
+                  .containsPattern("\"ouvinte\":\\{\"details\":\\{[^}]*\\},\"status\":\"UP\"");
+            });
   }
 
   @Test
