@@ -23,8 +23,10 @@ ARG MODULO
 # The simulator's runnable jar carries a classifier: -exec
 ARG SUFIXO=""
 ARG VERSAO=0.1.0-SNAPSHOT
-# The services' JVM options, the same file the local run reads (produto/opcoes-da-jvm).
+# The JVM options, the same files the local run reads: the services' shared ones
+# (produto/opcoes-da-jvm), then the module's own (the JIT differs between services).
 COPY produto/opcoes-da-jvm /app/opcoes-da-jvm
+COPY ${GRUPO}/${MODULO}/opcoes-da-jvm /app/opcoes-do-modulo
 COPY ${GRUPO}/${MODULO}/target/${MODULO}-${VERSAO}${SUFIXO}.jar /tmp/app.jar
 # The jar extracted (the application jar with its libraries beside it, in /app/lib): the fat
 # jar's nested jars are read through Spring Boot's own class loader, and a service started from
@@ -48,4 +50,4 @@ EXPOSE 8080 9000
 # first 180 s do not count, and the first success marks it healthy whenever it comes.
 HEALTHCHECK --interval=10s --timeout=5s --start-period=180s --retries=3 \
   CMD curl -fsS "http://127.0.0.1:${MANAGEMENT_SERVER_PORT}/actuator/health" || exit 1
-ENTRYPOINT ["java", "@/app/opcoes-da-jvm", "-XX:MaxRAMPercentage=75", "-jar", "/app/app.jar"]
+ENTRYPOINT ["java", "@/app/opcoes-da-jvm", "@/app/opcoes-do-modulo", "-XX:MaxRAMPercentage=75", "-jar", "/app/app.jar"]

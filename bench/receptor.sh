@@ -7,6 +7,7 @@
 #   bench/receptor.sh                      # everything, ~6 minutes
 #   DURACAO=20 CONCORRENCIAS="16 64 128" MODOS=grupo bench/receptor.sh
 #   JAVA=/usr/lib/jvm/temurin-25-jdk-amd64/bin/java bench/receptor.sh   # virtual threads
+#   OPCOES_DA_JVM="" bench/receptor.sh     # the JVM's defaults instead of the receptor's options files
 #
 # Everything shares the machine's cores: wrk, the receptor's JVM and PostgreSQL (fsync and
 # synchronous_commit on, wal_level=logical, as in production). Results go to stdout and to
@@ -32,6 +33,9 @@ PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55491}
 PORTA_BASE=${PORTA_BASE:-18480}
 RODADAS=${RODADAS:-1}
+# The options the receptor runs with everywhere (produto/opcoes-da-jvm, then its module's file);
+# OPCOES_DA_JVM="" for the JVM's defaults (G1 and C2), as this script ran before issue 17.
+OPCOES_DA_JVM=${OPCOES_DA_JVM-@$RAIZ/produto/opcoes-da-jvm @$RAIZ/produto/receptor/opcoes-da-jvm}
 mkdir -p "$TRABALHO"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -110,7 +114,7 @@ iniciar_receptor() {
   LOJA_WEBHOOK_SECRET="$SEGREDO" PEDIDOS_OPS_USUARIO="$OPS_USUARIO" PEDIDOS_OPS_SENHA="$OPS_SENHA" \
   SERVER_PORT=${PORTA_HTTP[$modo]} MANAGEMENT_SERVER_PORT=${PORTA_GESTAO[$modo]} \
   RECEPTOR_GRAVACAO_MODO="$modo" \
-    "$JAVA" -Xms1g -Xmx1g -jar "$JAR" >"$TRABALHO/receptor-$modo.log" 2>&1 &
+    "$JAVA" -Xms1g -Xmx1g $OPCOES_DA_JVM -jar "$JAR" >"$TRABALHO/receptor-$modo.log" 2>&1 &
   PID_RECEPTOR[$modo]=$!
   for _ in $(seq 1 240); do
     if curl -sf "http://127.0.0.1:${PORTA_GESTAO[$modo]}/actuator/health" >/dev/null; then return; fi
@@ -245,7 +249,7 @@ for rodada in $(seq 1 "$RODADAS"); do
 done
 
 {
-  echo "Receptor benchmark, $(date -u +%FT%TZ), $(nproc) cores, $("$JAVA" -version 2>&1 | head -1)"
+  echo "Receptor benchmark, $(date -u +%FT%TZ), $(nproc) cores, $("$JAVA" -version 2>&1 | head -1), JVM options: -Xms1g -Xmx1g ${OPCOES_DA_JVM:-(defaults)}"
   echo "PostgreSQL $PG_VERSAO (fsync=on, synchronous_commit=on, wal_level=logical), ${DURACAO}s per run"
   echo
   echo "| what | connections | req/s or tps | p50 ms | p99 ms | rows stored | rows per INSERT | errors | load before |"

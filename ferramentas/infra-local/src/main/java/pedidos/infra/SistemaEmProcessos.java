@@ -318,8 +318,8 @@ public final class SistemaEmProcessos implements AutoCloseable {
       }
       if (opcoesDaJvm != null) {
         processo.opcoesDaJvm(opcoesDaJvm);
-      } else if (!partida.opcoes().isEmpty()) {
-        var opcoes = new ArrayList<>(OpcoesDaJvm.dosServicos());
+      } else {
+        var opcoes = new ArrayList<>(OpcoesDaJvm.doModulo(servico.modulo));
         opcoes.addAll(partida.opcoes());
         processo.opcoesDaJvm(opcoes);
       }

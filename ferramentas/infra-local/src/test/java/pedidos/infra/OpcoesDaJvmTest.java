@@ -23,14 +23,56 @@ class OpcoesDaJvmTest {
     assertThat(OpcoesDaJvm.arquivo(raiz.getParent())).isEmpty();
   }
 
-  /** The repository's own file, as every service process is started with it, is one a JVM takes. */
   @Test
-  void umaJvmAceitaAsOpcoesDosServicos() throws Exception {
-    List<String> opcoes = OpcoesDaJvm.dosServicos();
-    assertThat(opcoes).first().isEqualTo("-Xmx512m");
-    if (System.getenv(OpcoesDaJvm.VARIAVEL) == null) {
-      assertThat(opcoes).anyMatch(o -> o.startsWith("@") && o.endsWith(OpcoesDaJvm.ARQUIVO));
+  void oArquivoDoModuloVemDepoisDoComum(@TempDir Path raiz) throws Exception {
+    Path comum = raiz.resolve(OpcoesDaJvm.ARQUIVO);
+    Files.createDirectories(comum.getParent().resolve("aplicador"));
+    Files.writeString(comum, "-XX:+UseSerialGC\n");
+    Path doAplicador = comum.resolveSibling("aplicador").resolve(OpcoesDaJvm.NOME);
+    Files.writeString(doAplicador, "-XX:TieredStopAtLevel=1\n");
+
+    assertThat(OpcoesDaJvm.doModulo(comum.getParent(), "aplicador"))
+        .containsExactly("-Xmx512m", "@" + comum, "@" + doAplicador);
+    assertThat(OpcoesDaJvm.doModulo(comum.getParent(), "receptor"))
+        .as("a module without a file of its own: the shared file only")
+        .containsExactly("-Xmx512m", "@" + comum);
+  }
+
+  /**
+   * The repository's own files, as each service's process is started with them, are ones a JVM
+   * takes; the relay and the aplicador run C1 only, the receptor keeps C2.
+   */
+  @Test
+  void umaJvmAceitaAsOpcoesDeCadaServico() throws Exception {
+    for (String modulo : List.of("receptor", "aplicador", "publicador-outbox")) {
+      List<String> opcoes = OpcoesDaJvm.doModulo(modulo);
+      assertThat(opcoes).first().isEqualTo("-Xmx512m");
+      if (System.getenv(OpcoesDaJvm.VARIAVEL) == null) {
+        assertThat(opcoes)
+            .anyMatch(o -> o.equals("@" + raizDoRepositorio().resolve(OpcoesDaJvm.ARQUIVO)));
+        assertThat(opcoes.get(opcoes.size() - 1))
+            .isEqualTo("@" + raizDoRepositorio().resolve("produto/" + modulo + "/opcoes-da-jvm"));
+        aceita(opcoes);
+      }
     }
+    if (System.getenv(OpcoesDaJvm.VARIAVEL) == null) {
+      assertThat(Files.readString(raizDoRepositorio().resolve("produto/aplicador/opcoes-da-jvm")))
+          .contains("\n-XX:TieredStopAtLevel=1\n");
+      assertThat(
+              Files.readString(
+                  raizDoRepositorio().resolve("produto/publicador-outbox/opcoes-da-jvm")))
+          .contains("\n-XX:TieredStopAtLevel=1\n");
+      assertThat(Files.readString(raizDoRepositorio().resolve("produto/receptor/opcoes-da-jvm")))
+          .as("the receptor keeps C2: its ceiling (issue 3)")
+          .doesNotContain("\n-XX:TieredStopAtLevel");
+    }
+  }
+
+  private static Path raizDoRepositorio() {
+    return OpcoesDaJvm.arquivo(Path.of("").toAbsolutePath()).orElseThrow().getParent().getParent();
+  }
+
+  private static void aceita(List<String> opcoes) throws Exception {
     List<String> comando = new ArrayList<>();
     comando.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
     comando.addAll(opcoes);
