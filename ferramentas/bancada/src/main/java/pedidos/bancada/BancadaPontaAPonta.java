@@ -140,22 +140,7 @@ public final class BancadaPontaAPonta {
     log("starting the relay and the aplicador, then the receptor: " + comandoDosServicos);
     Path csv = trabalho.resolve("carga.csv");
     Path sinal = trabalho.resolve("medir");
-    carga =
-        ProcessoJava.iniciar(
-            "load generator",
-            CargaConstante.class,
-            List.of("-Xms1g", "-Xmx1g"),
-            List.of(
-                sistema.urlDoReceptor().resolve("/webhooks/loja").toString(),
-                SEGREDO,
-                String.valueOf(opcoes.taxa()),
-                "0",
-                String.valueOf(opcoes.total()),
-                csv.toString(),
-                PREFIXO,
-                String.valueOf(opcoes.pedidosPorBloco()),
-                sinal.toString()),
-            trabalho.resolve("carga.log"));
+    carga = iniciarCarga("load generator", opcoes.total(), csv, PREFIXO, sinal);
     // Every request signed before the services start; it waits for the go.
     carga.aguardarLinha("PREPARADO", Duration.ofMinutes(5));
     long antesDosServicos = System.nanoTime();
@@ -216,26 +201,39 @@ public final class BancadaPontaAPonta {
     log("a previous deployment: the services under load for " + opcoes.antes() + " s");
     sistema = construtor.diretorioDeLogs(trabalho.resolve("anterior")).construir().iniciar();
     var anterior =
-        ProcessoJava.iniciar(
-            "previous load",
-            CargaConstante.class,
-            List.of("-Xms1g", "-Xmx1g"),
-            List.of(
-                sistema.urlDoReceptor().resolve("/webhooks/loja").toString(),
-                SEGREDO,
-                String.valueOf(opcoes.taxa()),
-                "0",
-                String.valueOf(opcoes.antes()),
-                trabalho.resolve("anterior.csv").toString(),
-                "r",
-                String.valueOf(opcoes.pedidosPorBloco())),
-            trabalho.resolve("anterior.log"));
+        iniciarCarga("previous load", opcoes.antes(), trabalho.resolve("anterior.csv"), "r", null);
     anterior.aguardarLinha("measured:", Duration.ofSeconds(opcoes.antes() + 180L));
     anterior.aguardarFim(Duration.ofMinutes(1));
     aguardarAplicados("rm\\_%");
     sistema.close();
     sistema = null;
     log("previous deployment stopped; PostgreSQL and Kafka stay up");
+  }
+
+  /**
+   * The load generator in its own JVM, at the benchmark's rate for {@code segundos}, against the
+   * current system's receptor; with a signal file it signs everything first and waits for the go.
+   * Its output goes to {@code <csv name>.log}.
+   */
+  private ProcessoJava iniciarCarga(String nome, int segundos, Path csv, String prefixo, Path sinal)
+      throws IOException {
+    List<String> argumentos =
+        new ArrayList<>(
+            List.of(
+                sistema.urlDoReceptor().resolve("/webhooks/loja").toString(),
+                SEGREDO,
+                String.valueOf(opcoes.taxa()),
+                "0",
+                String.valueOf(segundos),
+                csv.toString(),
+                prefixo,
+                String.valueOf(opcoes.pedidosPorBloco())));
+    if (sinal != null) {
+      argumentos.add(sinal.toString());
+    }
+    String log = csv.getFileName().toString().replaceFirst("\\.csv$", ".log");
+    return ProcessoJava.iniciar(
+        nome, CargaConstante.class, List.of("-Xms1g", "-Xmx1g"), argumentos, trabalho.resolve(log));
   }
 
   /**
