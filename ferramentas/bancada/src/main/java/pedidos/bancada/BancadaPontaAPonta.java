@@ -115,6 +115,7 @@ public final class BancadaPontaAPonta {
 
     var construtor =
         SistemaEmProcessos.builder(postgres, bootstrap)
+            .java(opcoes.java())
             .segredoDoWebhook(SEGREDO)
             .assinaturaDoKafka("assinatura-local-da-bancada-de-registros-kafka")
             .ops("bancada", HexFormat.of().formatHex(new SecureRandom().generateSeed(16)))
@@ -123,12 +124,6 @@ public final class BancadaPontaAPonta {
             // nothing (what is measured is the Kafka path).
             .ambiente(Servico.APLICADOR, "APLICADOR_CONCORRENCIA", "3")
             .ambiente(Servico.APLICADOR, "APLICADOR_VARREDURA_IDADE", "1d");
-    // Only what was asked for: with neither, the services start as the local launcher starts them
-    // (the extracted jar and the options file, and on JDK 25+ the AOT cache); any other java or
-    // options run the jar as built.
-    if (!opcoes.java().equals(ProcessoJava.javaDestaJvm())) {
-      construtor.java(opcoes.java());
-    }
     if (opcoes.opcoesDaJvm() != null) {
       construtor.opcoesDaJvm(opcoes.opcoesDaJvm());
     }

@@ -4,6 +4,7 @@ import java.nio.file.Path;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import pedidos.infra.ServicoEmProcesso;
 
 /**
  * The benchmark's settings, from {@code --name value} arguments; every default is the documented
@@ -61,7 +62,7 @@ record OpcoesDaBancada(
     int aquecimento = 60;
     int quente = 60;
     String postgres = "17";
-    String java = ProcessoJava.javaDestaJvm();
+    String java = ServicoEmProcesso.javaDestaJvm();
     List<String> jvm = null;
     int historico = 100_000;
     int porBloco = 100;

@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.TimeUnit;
+import pedidos.infra.ServicoEmProcesso;
 
 /**
  * A main class of this module run as a process of its own (the broker, the load generator), its
@@ -37,7 +38,7 @@ final class ProcessoJava implements AutoCloseable {
       throws IOException {
     String classpath = System.getProperty("java.class.path");
     List<String> comando = new ArrayList<>();
-    comando.add(javaDestaJvm());
+    comando.add(ServicoEmProcesso.javaDestaJvm());
     comando.addAll(opcoesDaJvm);
     if (!classpath.contains(File.pathSeparator) && classpath.endsWith(".jar")) {
       comando.add("-Dloader.main=" + principal.getName());
@@ -110,12 +111,5 @@ final class ProcessoJava implements AutoCloseable {
         Thread.currentThread().interrupt();
       }
     }
-  }
-
-  static String javaDestaJvm() {
-    return ProcessHandle.current()
-        .info()
-        .command()
-        .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
   }
 }

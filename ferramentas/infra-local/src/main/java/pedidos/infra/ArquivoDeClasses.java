@@ -41,11 +41,7 @@ public final class ArquivoDeClasses {
    * to write it.
    */
   public static Partida preparar(Path jar) {
-    String java =
-        ProcessHandle.current()
-            .info()
-            .command()
-            .orElse(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    String java = ServicoEmProcesso.javaDestaJvm();
     if (!Boolean.parseBoolean(System.getProperty(PROPRIEDADE, "true"))
         || !Files.isRegularFile(jar)) {
       return new Partida(jar, List.of());

@@ -203,7 +203,8 @@ public final class ServicoEmProcesso implements AutoCloseable {
     }
   }
 
-  private static String javaDestaJvm() {
+  /** The {@code java} running this JVM: what a service runs with unless told otherwise. */
+  public static String javaDestaJvm() {
     return ProcessHandle.current()
         .info()
         .command()

@@ -287,10 +287,11 @@ public final class SistemaEmProcessos implements AutoCloseable {
 
     private ServicoEmProcesso construir(Servico servico) {
       int porta = portaDe(servico);
-      // With this JVM and the default options: the extracted jar, and on JDK 25+ the AOT cache
-      // (ArquivoDeClasses, docs/ARRANQUE.md).
+      // With this JVM's java and the default options: the extracted jar, and on JDK 25+ the AOT
+      // cache (ArquivoDeClasses, docs/ARRANQUE.md).
+      boolean javaDestaJvm = java == null || java.equals(ServicoEmProcesso.javaDestaJvm());
       var partida =
-          java == null && opcoesDaJvm == null
+          javaDestaJvm && opcoesDaJvm == null
               ? ArquivoDeClasses.preparar(JarDoServico.de(servico.modulo))
               : new ArquivoDeClasses.Partida(JarDoServico.de(servico.modulo), List.of());
       var processo =
