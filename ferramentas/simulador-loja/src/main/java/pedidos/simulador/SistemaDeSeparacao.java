@@ -2,6 +2,7 @@ package pedidos.simulador;
 
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.Map;
 import java.util.Properties;
 import java.util.Set;
@@ -12,6 +13,8 @@ import java.util.function.Predicate;
 import org.apache.kafka.clients.consumer.ConsumerConfig;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.apache.kafka.clients.consumer.KafkaConsumer;
+import org.apache.kafka.common.errors.AuthenticationException;
+import org.apache.kafka.common.errors.AuthorizationException;
 import org.apache.kafka.common.errors.WakeupException;
 import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
@@ -30,6 +33,7 @@ import pedidos.contrato.TopicosDoKafka;
 final class SistemaDeSeparacao implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(SistemaDeSeparacao.class);
+  private static final Duration PAUSA_APOS_RECUSA = Duration.ofMillis(500);
 
   private final KafkaConsumer<String, String> consumidor;
   private final Predicate<String> doPedido;
@@ -38,10 +42,13 @@ final class SistemaDeSeparacao implements AutoCloseable {
   private final AtomicLong duplicadas = new AtomicLong();
   private final AtomicLong semCabecalho = new AtomicLong();
   private final AtomicLong ilegiveis = new AtomicLong();
+  private final AtomicLong recusas = new AtomicLong();
   private final Thread thread;
   private volatile boolean parar;
 
   private final String topico;
+  // Only the consumer's thread touches it.
+  private Instant recusadoDesde;
 
   private SistemaDeSeparacao(
       KafkaConsumer<String, String> consumidor, String topico, Predicate<String> doPedido) {
@@ -89,8 +96,24 @@ final class SistemaDeSeparacao implements AutoCloseable {
       // Subscribed here: a consumer belongs to the one thread that polls it.
       consumidor.subscribe(Set.of(topico));
       while (!parar) {
-        for (ConsumerRecord<String, String> registro : consumidor.poll(Duration.ofMillis(200))) {
-          receber(registro);
+        try {
+          for (ConsumerRecord<String, String> registro : consumidor.poll(Duration.ofMillis(200))) {
+            receber(registro);
+          }
+          if (recusadoDesde != null) {
+            log.info("picking consumer admitted again after being refused since {}", recusadoDesde);
+            recusadoDesde = null;
+          }
+        } catch (AuthenticationException | AuthorizationException e) {
+          // A broker that has just started (or restarted empty) takes a moment to hold its users
+          // and ACLs, and refuses everyone until then; a picking system waits it out, as the relay
+          // and the aplicador do, instead of reading nothing for the rest of the run.
+          recusas.incrementAndGet();
+          if (recusadoDesde == null) {
+            recusadoDesde = Instant.now();
+            log.warn("picking consumer refused by the broker, retrying: {}", e.toString());
+          }
+          pausar();
         }
       }
     } catch (WakeupException e) {
@@ -99,6 +122,15 @@ final class SistemaDeSeparacao implements AutoCloseable {
       log.error("picking consumer stopped", e);
     } finally {
       consumidor.close(Duration.ofSeconds(5));
+    }
+  }
+
+  private void pausar() {
+    try {
+      Thread.sleep(PAUSA_APOS_RECUSA.toMillis());
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      parar = true;
     }
   }
 
@@ -150,6 +182,11 @@ final class SistemaDeSeparacao implements AutoCloseable {
   /** Messages of this run's orders whose value could not be read. */
   long ilegiveis() {
     return ilegiveis.get();
+  }
+
+  /** Polls the broker refused (authentication or authorization), each retried. */
+  long recusas() {
+    return recusas.get();
   }
 
   @Override

@@ -39,9 +39,12 @@ final class KafkaDeTeste {
     return topico;
   }
 
+  static Admin admin() {
+    return Admin.create(InfraLocal.compartilhada().kafka().cliente(UsuarioDoKafka.ADMINISTRADOR));
+  }
+
   static void criar(String topico) {
-    try (Admin admin =
-        Admin.create(InfraLocal.compartilhada().kafka().cliente(UsuarioDoKafka.ADMINISTRADOR))) {
+    try (Admin admin = admin()) {
       admin.createTopics(List.of(new NewTopic(topico, 3, (short) 1))).all().get();
     } catch (ExecutionException e) {
       throw new IllegalStateException(e.getCause());

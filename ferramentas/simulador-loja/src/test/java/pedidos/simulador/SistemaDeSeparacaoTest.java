@@ -4,10 +4,20 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
+import java.util.List;
 import java.util.UUID;
+import org.apache.kafka.clients.admin.Admin;
 import org.apache.kafka.clients.producer.KafkaProducer;
 import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.acl.AccessControlEntry;
+import org.apache.kafka.common.acl.AclBinding;
+import org.apache.kafka.common.acl.AclOperation;
+import org.apache.kafka.common.acl.AclPermissionType;
+import org.apache.kafka.common.resource.PatternType;
+import org.apache.kafka.common.resource.ResourcePattern;
+import org.apache.kafka.common.resource.ResourceType;
 import org.junit.jupiter.api.Test;
+import pedidos.infra.UsuarioDoKafka;
 
 /** The picking side against the real broker. */
 class SistemaDeSeparacaoTest {
@@ -86,5 +96,49 @@ class SistemaDeSeparacaoTest {
           .until(() -> separacao.efeitos().containsKey("ord_t_0:notificar_reembolso"));
       assertThat(separacao.duplicadas()).isZero();
     }
+  }
+
+  /**
+   * A broker refuses everyone for a moment after it starts empty, until its users and ACLs exist:
+   * played here by a user without the ACLs at first. The picking consumer must read once admitted,
+   * not stop at the first refusal (which left a whole run without a single effect).
+   */
+  @Test
+  void continuaDepoisDeOBrokerRecusarEAdmitir() throws Exception {
+    String topico = KafkaDeTeste.topicoNovo();
+    try (var separacao =
+            SistemaDeSeparacao.iniciar(
+                KafkaDeTeste.bootstrap(),
+                UsuarioDoKafka.SEPARACAO.propriedadesDoCliente(),
+                topico,
+                id -> id.startsWith("ord_t_"));
+        KafkaProducer<String, String> produtor = KafkaDeTeste.produtor();
+        Admin admin = KafkaDeTeste.admin()) {
+      produtor
+          .send(KafkaDeTeste.efeito(topico, "ord_t_0", "liberar_separacao", "pago", true))
+          .get();
+      await().atMost(Duration.ofSeconds(30)).until(() -> separacao.recusas() > 0);
+
+      List<AclBinding> acesso = acessoDaSeparacao(topico);
+      admin.createAcls(acesso).all().get();
+      try {
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> separacao.efeitos().containsKey("ord_t_0:liberar_separacao"));
+      } finally {
+        admin.deleteAcls(acesso.stream().map(AclBinding::toFilter).toList()).all().get();
+      }
+    }
+  }
+
+  private static List<AclBinding> acessoDaSeparacao(String topico) {
+    String principal = "User:" + UsuarioDoKafka.SEPARACAO.nome();
+    return List.of(
+        new AclBinding(
+            new ResourcePattern(ResourceType.TOPIC, topico, PatternType.LITERAL),
+            new AccessControlEntry(principal, "*", AclOperation.READ, AclPermissionType.ALLOW)),
+        new AclBinding(
+            new ResourcePattern(ResourceType.GROUP, "simulador-separacao-", PatternType.PREFIXED),
+            new AccessControlEntry(principal, "*", AclOperation.READ, AclPermissionType.ALLOW)));
   }
 }
