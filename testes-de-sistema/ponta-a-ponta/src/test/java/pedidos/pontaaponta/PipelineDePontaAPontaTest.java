@@ -430,7 +430,9 @@ class PipelineDePontaAPontaTest {
 
   private static void aprovar(Relatorio relatorio) {
     System.out.println(relatorio.texto());
-    assertThat(relatorio.ok()).as(relatorio.texto()).isTrue();
+    assertThat(relatorio.ok())
+        .as(() -> relatorio.texto() + SistemaDoTeste.errosRecentes())
+        .isTrue();
     assertThat(relatorio.pedidos()).isPositive();
     assertThat(relatorio.divergencias()).isEmpty();
   }

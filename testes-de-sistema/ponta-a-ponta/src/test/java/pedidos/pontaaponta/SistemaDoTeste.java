@@ -1,11 +1,13 @@
 package pedidos.pontaaponta;
 
 import java.io.IOException;
+import java.io.UncheckedIOException;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
+import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.Base64;
@@ -26,6 +28,9 @@ import pedidos.infra.SistemaEmProcessos.Servico;
  * tests' settings, and what the tests ask of it over HTTP.
  */
 final class SistemaDoTeste implements AutoCloseable {
+
+  private static final Path LOGS = Path.of("target", "logs");
+  private static final int ERROS_POR_SERVICO = 8;
 
   static final String SEGREDO = "segredo-ponta-a-ponta-com-mais-de-32-bytes";
 
@@ -50,7 +55,7 @@ final class SistemaDoTeste implements AutoCloseable {
             .ops(USUARIO_DE_OPS, SENHA_DE_OPS)
             // Small and quick to start: five JVMs share the test machine.
             .opcoesDaJvm(List.of("-Xmx384m", "-XX:+UseSerialGC", "-XX:TieredStopAtLevel=1"))
-            .diretorioDeLogs(Path.of("target", "logs"))
+            .diretorioDeLogs(LOGS)
             .ambiente(Servico.APLICADOR, "LOJA_API_URL", apiDaLoja.toString())
             .ambiente(Servico.APLICADOR, "LOJA_API_TOKEN", tokenDaApi)
             .ambiente(Servico.APLICADOR, "LOJA_RECONCILIACAO_INTERVALO", "3s")
@@ -61,6 +66,30 @@ final class SistemaDoTeste implements AutoCloseable {
     this.aplicador = sistema.aplicador();
     this.relay = sistema.relay();
     this.reserva = sistema.reserva();
+  }
+
+  /**
+   * The last ERROR lines of each service's log, for a failure's message: CI shows the message, not
+   * the files in target/logs.
+   */
+  static String errosRecentes() {
+    StringBuilder texto = new StringBuilder("\nlast errors in the services' logs (").append(LOGS);
+    texto.append("):");
+    try (var arquivos = Files.list(LOGS)) {
+      for (Path arquivo : arquivos.sorted().toList()) {
+        List<String> erros =
+            Files.readAllLines(arquivo).stream()
+                .filter(linha -> linha.contains(" ERROR "))
+                .toList();
+        texto.append("\n  ").append(arquivo.getFileName()).append(": ").append(erros.size());
+        erros.subList(Math.max(0, erros.size() - ERROS_POR_SERVICO), erros.size()).stream()
+            .map(linha -> "\n    " + linha)
+            .forEach(texto::append);
+      }
+    } catch (IOException | UncheckedIOException e) {
+      texto.append(" unreadable: ").append(e);
+    }
+    return texto.toString();
   }
 
   SistemaDoTeste iniciar() {
