@@ -130,6 +130,7 @@ class AgendaTest extends ContextoDoAplicador {
             500,
             Duration.ofHours(1),
             Duration.ZERO),
+        propriedades.aquecimento(),
         propriedades.assinatura());
   }
 }

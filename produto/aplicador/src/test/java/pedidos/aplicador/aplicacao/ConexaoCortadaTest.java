@@ -150,6 +150,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.ops(),
         propriedades.painel(),
         propriedades.retencao(),
+        propriedades.aquecimento(),
         propriedades.assinatura());
   }
 }
