@@ -32,10 +32,13 @@ final class EndpointDaLoja {
 
   private final LeitorDeCorpo leitor;
   private final ReceptorDeEventos receptor;
+  private final AquecimentoDoReceptor aquecimento;
 
-  EndpointDaLoja(LeitorDeCorpo leitor, ReceptorDeEventos receptor) {
+  EndpointDaLoja(
+      LeitorDeCorpo leitor, ReceptorDeEventos receptor, AquecimentoDoReceptor aquecimento) {
     this.leitor = leitor;
     this.receptor = receptor;
+    this.aquecimento = aquecimento;
   }
 
   @PostMapping(
@@ -56,6 +59,10 @@ final class EndpointDaLoja {
     Desfecho desfecho;
     // The body's bytes count against receptor.corpos-em-memoria until it is answered.
     try (LeitorDeCorpo.Corpo corpo = leitor.ler(requisicao)) {
+      if (aquecimento.reconhece(requisicao)) {
+        receptor.ensaiar(corpo.bytes(), credencial);
+        return ResponseEntity.noContent().build();
+      }
       desfecho = receptor.receber(corpo.bytes(), credencial);
     }
     FiltroDeMetricas.marcar(requisicao, desfecho.rotulo());

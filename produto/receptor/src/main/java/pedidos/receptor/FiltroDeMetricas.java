@@ -19,9 +19,11 @@ final class FiltroDeMetricas extends OncePerRequestFilter {
   private static final String RESULTADO = FiltroDeMetricas.class.getName() + ".resultado";
 
   private final ObservadorDoReceptor observador;
+  private final AquecimentoDoReceptor aquecimento;
 
-  FiltroDeMetricas(ObservadorDoReceptor observador) {
+  FiltroDeMetricas(ObservadorDoReceptor observador, AquecimentoDoReceptor aquecimento) {
     this.observador = observador;
+    this.aquecimento = aquecimento;
   }
 
   static void marcar(HttpServletRequest requisicao, String resultado) {
@@ -30,7 +32,8 @@ final class FiltroDeMetricas extends OncePerRequestFilter {
 
   @Override
   protected boolean shouldNotFilter(HttpServletRequest requisicao) {
-    return !EndpointDaLoja.CAMINHO.equals(requisicao.getRequestURI());
+    return !EndpointDaLoja.CAMINHO.equals(requisicao.getRequestURI())
+        || aquecimento.reconhece(requisicao);
   }
 
   @Override

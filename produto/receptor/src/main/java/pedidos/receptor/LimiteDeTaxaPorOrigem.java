@@ -24,13 +24,18 @@ class LimiteDeTaxaPorOrigem implements HandlerInterceptor, WebMvcConfigurer {
   private final ReceptorProperties.LimitePorOrigem limite;
   private final Clock relogio;
   private final ObservadorDoReceptor observador;
+  private final AquecimentoDoReceptor aquecimento;
   private final Map<String, Balde> baldes = new ConcurrentHashMap<>();
 
   LimiteDeTaxaPorOrigem(
-      ReceptorProperties propriedades, Clock relogio, ObservadorDoReceptor observador) {
+      ReceptorProperties propriedades,
+      Clock relogio,
+      ObservadorDoReceptor observador,
+      AquecimentoDoReceptor aquecimento) {
     this.limite = propriedades.limitePorOrigem();
     this.relogio = relogio;
     this.observador = observador;
+    this.aquecimento = aquecimento;
   }
 
   @Override
@@ -43,6 +48,9 @@ class LimiteDeTaxaPorOrigem implements HandlerInterceptor, WebMvcConfigurer {
   @Override
   public boolean preHandle(
       HttpServletRequest requisicao, HttpServletResponse resposta, Object handler) {
+    if (aquecimento.reconhece(requisicao)) {
+      return true; // the warm-up's own requests must not spend the loopback address's budget
+    }
     long agora = relogio.millis();
     if (baldes.size() >= limite.origensMaximas()) {
       esquecerOciosos(agora);

@@ -19,18 +19,21 @@ final class ReceptorDeEventos {
   private final Gravador gravador;
   private final Quarentena quarentena;
   private final ObservadorDoReceptor observador;
+  private final EnsaioDaGravacao ensaio;
 
   ReceptorDeEventos(
       VerificadorDeAssinatura verificador,
       LeitorDeEvento leitor,
       Gravador gravador,
       Quarentena quarentena,
-      ObservadorDoReceptor observador) {
+      ObservadorDoReceptor observador,
+      EnsaioDaGravacao ensaio) {
     this.verificador = verificador;
     this.leitor = leitor;
     this.gravador = gravador;
     this.quarentena = quarentena;
     this.observador = observador;
+    this.ensaio = ensaio;
   }
 
   /**
@@ -72,6 +75,17 @@ final class ReceptorDeEventos {
     }
     observador.gravado(evento, desfecho);
     return desfecho;
+  }
+
+  /**
+   * A warm-up request ({@link AquecimentoDoReceptor}): the same check and reading as {@link
+   * #receber}, its inbox statements rolled back, nothing observed.
+   */
+  void ensaiar(byte[] corpo, Credencial credencial) {
+    if (!verificador.valida(corpo, credencial)) {
+      throw assinaturaInvalida();
+    }
+    ensaio.ensaiar(leitor.ler(corpo));
   }
 
   private static boolean presente(String cabecalho) {

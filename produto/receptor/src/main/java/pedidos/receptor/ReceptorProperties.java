@@ -39,6 +39,7 @@ import pedidos.gestao.Ops;
  * @param limitePorOrigem requests per second allowed from one source address
  * @param ops who may read the actuator beyond health status ({@code PEDIDOS_OPS_USUARIO}, {@code
  *     PEDIDOS_OPS_SENHA}); optional: without them only the health status answers
+ * @param aquecimento the request path run before the service reports ready, writing nothing
  */
 @Validated
 @ConfigurationProperties("receptor")
@@ -57,7 +58,8 @@ record ReceptorProperties(
     @DefaultValue @Valid @NotNull Gravacao gravacao,
     @DefaultValue @Valid @NotNull Assinatura assinatura,
     @DefaultValue @Valid @NotNull LimitePorOrigem limitePorOrigem,
-    @DefaultValue @NotNull Ops ops)
+    @DefaultValue @NotNull Ops ops,
+    @DefaultValue @Valid @NotNull Aquecimento aquecimento)
     implements ComOps {
 
   /**
@@ -191,4 +193,19 @@ record ReceptorProperties(
       return requisicoesPorSegundo > 0;
     }
   }
+
+  /**
+   * Before the receptor reports ready it sends itself made-up deliveries over its own port, signed
+   * with its first secret and marked by a header only this process knows ({@link
+   * AquecimentoDoReceptor}): the whole path of a webhook (Tomcat, the filters, Spring MVC, the
+   * signature, the JSON reading, the inbox statements) runs its first times then, with the JIT's
+   * compilations, instead of on the first seconds of real deliveries (docs/ARRANQUE.md). The
+   * inserts are rolled back, the answer is 204, and no metric counts them.
+   *
+   * @param requisicoes made-up deliveries; 0 turns the warm-up off
+   * @param limite the warm-up stops after this long, however far it got
+   */
+  record Aquecimento(
+      @DefaultValue("3000") @Min(0) int requisicoes,
+      @DefaultValue("20s") @NotNull Duration limite) {}
 }

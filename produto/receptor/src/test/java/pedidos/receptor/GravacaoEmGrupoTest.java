@@ -267,7 +267,8 @@ class GravacaoEmGrupoTest {
                 ReceptorProperties.Modo.GRUPO, 128, escritores, esperaMaxima, 1000, bytesNaFila),
             VerificadorDeAssinaturaTest.SO_LOJA,
             VerificadorDeAssinaturaTest.SEM_LIMITE,
-            new Ops("", ""));
+            new Ops("", ""),
+            new ReceptorProperties.Aquecimento(0, Duration.ofSeconds(1)));
     ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);
     GravacaoDeLote gravacao =
         new GravacaoDeLote(new CaixaDeEntrada(JdbcClient.create(banco)), observador);

@@ -195,6 +195,7 @@ class VerificadorDeAssinaturaTest {
             ReceptorProperties.Modo.GRUPO, 128, 2, Duration.ZERO, 1000, DataSize.ofMegabytes(64)),
         assinatura,
         SEM_LIMITE,
-        new Ops("", ""));
+        new Ops("", ""),
+        new ReceptorProperties.Aquecimento(0, Duration.ofSeconds(1)));
   }
 }
