@@ -2,10 +2,16 @@ package pedidos.publicador;
 
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
+import java.time.Clock;
+import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Relays one batch of the stream: send every row, wait for every acknowledgement, dead-letter the
@@ -26,19 +32,26 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
   private final EnviadorDeMensagens enviador;
   private final RegistroDeEnvios registro;
   private final RegistroDeMortos mortos;
+  private static final Logger log = LoggerFactory.getLogger(ConsumidorDeMudancas.class);
+
   private final BooleanSupplier parando;
+  private final Clock clock;
+  // One instance per engine run: the first rows of a run say how long a start kept them waiting.
+  private boolean primeirasLinhas = true;
 
   ConsumidorDeMudancas(
       FormatoDasMensagens formato,
       EnviadorDeMensagens enviador,
       RegistroDeEnvios registro,
       RegistroDeMortos mortos,
-      BooleanSupplier parando) {
+      BooleanSupplier parando,
+      Clock clock) {
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
     this.mortos = mortos;
     this.parando = parando;
+    this.clock = clock;
   }
 
   @Override
@@ -46,6 +59,7 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       List<ChangeEvent<String, String>> mudancas,
       DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
       throws InterruptedException {
+    Instant chegada = clock.instant();
     List<Mensagem> mensagens = new ArrayList<>(mudancas.size());
     List<Morto> ilegiveis = new ArrayList<>();
     for (ChangeEvent<String, String> mudanca : mudancas) {
@@ -64,6 +78,10 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       mensagem.ifPresent(mensagens::add);
     }
     List<Morto> recusadas = enviador.enviarTodas(mensagens, Via.CDC, parando);
+    if (primeirasLinhas && !mensagens.isEmpty()) {
+      primeirasLinhas = false;
+      registrarPrimeirasLinhas(mensagens, chegada);
+    }
     // Committed before anything below: if marking fails, the batch comes again and the rows are
     // dead-lettered again (one open row each), never skipped.
     mortos.registrar(ilegiveis, Via.CDC);
@@ -80,5 +98,21 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       committer.markProcessed(mudanca);
     }
     committer.markBatchFinished();
+  }
+
+  /** Where a start's first rows waited: before they reached the relay, or in sending them. */
+  private void registrarPrimeirasLinhas(List<Mensagem> mensagens, Instant chegada) {
+    Instant maisAntigo =
+        mensagens.stream()
+            .map(Mensagem::commit)
+            .filter(Objects::nonNull)
+            .min(Instant::compareTo)
+            .orElse(chegada);
+    log.info(
+        "First rows of this run: {} in the batch, the oldest committed {} ms before it reached the"
+            + " relay; converted, sent and acknowledged by Kafka {} ms later",
+        mensagens.size(),
+        Duration.between(maisAntigo, chegada).toMillis(),
+        Duration.between(chegada, clock.instant()).toMillis());
   }
 }

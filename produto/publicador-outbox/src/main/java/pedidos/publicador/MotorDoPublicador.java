@@ -3,6 +3,7 @@ package pedidos.publicador;
 import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
+import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -19,6 +20,7 @@ class MotorDoPublicador {
   private final RegistroDeEnvios registro;
   private final RegistroDeMortos mortos;
   private final ProducerFactory<?, ?> produtores;
+  private final Clock clock;
   private final AtomicInteger execucoes = new AtomicInteger();
 
   MotorDoPublicador(
@@ -27,13 +29,15 @@ class MotorDoPublicador {
       EnviadorDeMensagens enviador,
       RegistroDeEnvios registro,
       RegistroDeMortos mortos,
-      ProducerFactory<?, ?> produtores) {
+      ProducerFactory<?, ?> produtores,
+      Clock clock) {
     this.configuracao = configuracao;
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
     this.mortos = mortos;
     this.produtores = produtores;
+    this.clock = clock;
   }
 
   /**
@@ -67,7 +71,8 @@ class MotorDoPublicador {
                         erro != null ? erro : new IllegalStateException(mensagem));
                   }
                 })
-            .notifying(new ConsumidorDeMudancas(formato, enviador, registro, mortos, parando::get))
+            .notifying(
+                new ConsumidorDeMudancas(formato, enviador, registro, mortos, parando::get, clock))
             .build();
     Thread linha =
         new Thread(
