@@ -1,8 +1,6 @@
 package pedidos.receptor;
 
 import jakarta.servlet.http.HttpServletRequest;
-import java.lang.management.CompilationMXBean;
-import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -40,9 +38,6 @@ import pedidos.contrato.AssinaturaDeWebhook;
  * answered 204 and no metric or rate limit counts it. Any other value of the header is ignored: the
  * request is a delivery like any other.
  *
- * <p>It sends rounds of requests until the JIT's compilations of the path die down (C2 compiles it
- * over thousands of requests), within {@code requisicoes} and {@code limite}.
- *
  * <p>Health contributor {@code aquecimento}, also in the readiness group: OUT_OF_SERVICE until the
  * warm-up is over, so neither an orchestrator nor the local launcher sends traffic before. Runs
  * after the web server started (an {@link ApplicationRunner}); a failure is logged and the receptor
@@ -55,8 +50,6 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
 
   private static final Logger log = LoggerFactory.getLogger(AquecimentoDoReceptor.class);
   private static final int LINHAS = 2;
-  private static final int RODADA = 500;
-  private static final int MINIMO = 2000;
 
   private final byte[] senha;
   private final ReceptorProperties.Aquecimento aquecimento;
@@ -119,33 +112,18 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
     String prefixo = "aquecimento-" + UUID.randomUUID() + "-";
     ExecutorService executor = Executors.newFixedThreadPool(LINHAS);
     try {
-      long compilacaoNoInicio = tempoDeCompilacao();
-      long compilacao = compilacaoNoInicio;
-      while (feitas.get() < aquecimento.requisicoes() && System.nanoTime() < prazo) {
-        long inicioDaRodada = System.nanoTime();
-        int daRodada = Math.min(RODADA, aquecimento.requisicoes() - feitas.get());
-        List<Future<?>> linhas = new ArrayList<>();
-        for (int linha = 0; linha < LINHAS; linha++) {
-          int quantas = daRodada / LINHAS + (linha < daRodada % LINHAS ? 1 : 0);
-          String daLinha = prefixo + feitas.get() + "-" + linha + "-";
-          linhas.add(executor.submit(() -> enviar(cliente, destino, daLinha, quantas, prazo)));
-        }
-        for (Future<?> linha : linhas) {
-          linha.get();
-        }
-        long compilado = tempoDeCompilacao();
-        long daRodadaNoJit = compilado < 0 || compilacao < 0 ? -1 : compilado - compilacao;
-        compilacao = compilado;
-        if (jitQuieto(daRodadaNoJit, System.nanoTime() - inicioDaRodada)) {
-          break;
-        }
+      List<Future<?>> linhas = new ArrayList<>();
+      for (int linha = 0; linha < LINHAS; linha++) {
+        String daLinha = prefixo + linha + "-";
+        linhas.add(executor.submit(() -> enviar(cliente, destino, daLinha, prazo)));
+      }
+      for (Future<?> linha : linhas) {
+        linha.get();
       }
       log.info(
-          "Warmed up the webhook's path: {} requests in {} ms (the JIT compiling for {} ms of"
-              + " it), nothing stored",
+          "Warmed up the webhook's path: {} requests in {} ms, nothing stored",
           feitas.get(),
-          Duration.ofNanos(System.nanoTime() - inicio).toMillis(),
-          compilacao < 0 ? "?" : compilacao - compilacaoNoInicio);
+          Duration.ofNanos(System.nanoTime() - inicio).toMillis());
     } catch (ExecutionException e) {
       log.warn(
           "The warm-up stopped after {} requests; the receptor starts anyway",
@@ -163,27 +141,10 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
     }
   }
 
-  /**
-   * The C2 compiler keeps compiling the path for thousands of requests; the warm-up stops once a
-   * round of {@value #RODADA} requests no longer keeps it busy, past a minimum.
-   */
-  private boolean jitQuieto(long compilacaoMs, long rodadaNanos) {
-    return compilacaoMs >= 0
-        && feitas.get() >= Math.min(MINIMO, aquecimento.requisicoes())
-        && compilacaoMs * 1_000_000L < rodadaNanos / 20;
-  }
-
-  /** Milliseconds the JIT has spent compiling so far; -1 when the JVM does not say. */
-  private static long tempoDeCompilacao() {
-    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
-    return jit != null && jit.isCompilationTimeMonitoringSupported()
-        ? jit.getTotalCompilationTime()
-        : -1;
-  }
-
-  private Void enviar(HttpClient cliente, URI destino, String prefixo, int quantas, long prazo)
+  private Void enviar(HttpClient cliente, URI destino, String prefixo, long prazo)
       throws Exception {
-    for (int i = 0; i < quantas && System.nanoTime() < prazo; i++) {
+    int porLinha = (aquecimento.requisicoes() + LINHAS - 1) / LINHAS;
+    for (int i = 0; i < porLinha && System.nanoTime() < prazo; i++) {
       byte[] corpo = corpo(prefixo + i);
       HttpResponse<Void> resposta =
           cliente.send(requisicao(destino, corpo), HttpResponse.BodyHandlers.discarding());

@@ -202,11 +202,10 @@ record ReceptorProperties(
    * compilations, instead of on the first seconds of real deliveries (docs/ARRANQUE.md). The
    * inserts are rolled back, the answer is 204, and no metric counts them.
    *
-   * @param requisicoes the most made-up deliveries: the warm-up stops before, once the JIT has
-   *     nothing left to compile for them; 0 turns the warm-up off
+   * @param requisicoes made-up deliveries; 0 turns the warm-up off
    * @param limite the warm-up stops after this long, however far it got
    */
   record Aquecimento(
-      @DefaultValue("20000") @Min(0) int requisicoes,
+      @DefaultValue("3000") @Min(0) int requisicoes,
       @DefaultValue("20s") @NotNull Duration limite) {}
 }
