@@ -44,6 +44,12 @@ public final class TopicosDeTeste {
     prontos = true;
   }
 
+  /** A topic of a test's own and its dead-letter topic, with the relay's settings. */
+  public static void criarComDescarte(String topico, int particoes) {
+    criar(topico, particoes, RETENCAO, EnvelopeDeEntrada.BYTES_DA_MENSAGEM);
+    criar(topico + ".DLT", particoes, RETENCAO, EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE);
+  }
+
   /**
    * Creates the topic, or gives one that exists (auto-created by a test's producer, say) the
    * partitions and settings.

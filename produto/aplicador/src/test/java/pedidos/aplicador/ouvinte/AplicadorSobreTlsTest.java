@@ -22,7 +22,6 @@ import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.TopicosDeTeste;
-import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
@@ -54,12 +53,7 @@ class AplicadorSobreTlsTest {
     InfraDeTeste.propriedadesDoKafkaSobreTls(UsuarioDoKafka.ADMINISTRADOR)
         .forEach((nome, valor) -> registro.add(nome, () -> valor));
     // The relay's, in a deployment: the applier checks them at start and creates none.
-    TopicosDeTeste.criar(TOPICO, 1, TopicosDeTeste.RETENCAO, EnvelopeDeEntrada.BYTES_DA_MENSAGEM);
-    TopicosDeTeste.criar(
-        TOPICO + ".DLT",
-        1,
-        TopicosDeTeste.RETENCAO,
-        EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE);
+    TopicosDeTeste.criarComDescarte(TOPICO, 1);
   }
 
   @Autowired JdbcClient jdbc;
@@ -78,8 +72,10 @@ class AplicadorSobreTlsTest {
             InfraDeTeste.clienteDoKafka(ProducerConfig.ACKS_CONFIG, "all"),
             new StringSerializer(),
             new StringSerializer())) {
-      produtor.send(Assinados.registro(TOPICO, pedido, criado(p + "e1", pedido))).get();
-      produtor.send(new ProducerRecord<>(TOPICO, forjado, criado(p + "e2", forjado))).get();
+      produtor.send(Assinados.registro(TOPICO, pedido, Assinados.criado(p + "e1", pedido))).get();
+      produtor
+          .send(new ProducerRecord<>(TOPICO, forjado, Assinados.criado(p + "e2", forjado)))
+          .get();
     }
 
     await()
@@ -128,16 +124,5 @@ class AplicadorSobreTlsTest {
                   .containsEntry("consumidoresComParticoesAtribuidas", 2)
                   .containsEntry("particoes", 1);
             });
-  }
-
-  private static String criado(String eventoId, String pedido) {
-    return """
-        {"evento_id": "%1$s", "recurso_id": "%2$s", "tipo": "order.created",
-         "payload": {"id": "%1$s", "type": "order.created", "sequence": 1,
-                     "occurred_at": "2026-11-30T10:00:00Z",
-                     "data": {"id": "%2$s", "total_cents": 1990, "customer_email": "a@loja"}},
-         "recebido_em": "2026-11-30T10:00:00Z"}
-        """
-        .formatted(eventoId, pedido);
   }
 }

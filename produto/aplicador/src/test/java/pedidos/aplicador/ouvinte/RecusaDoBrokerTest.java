@@ -32,7 +32,6 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.TopicosDeTeste;
-import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
@@ -67,12 +66,7 @@ class RecusaDoBrokerTest {
     InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
     InfraDeTeste.propriedadesDoKafka(UsuarioDoKafka.APLICADOR)
         .forEach((nome, valor) -> registro.add(nome, () -> valor));
-    TopicosDeTeste.criar(TOPICO, 1, TopicosDeTeste.RETENCAO, EnvelopeDeEntrada.BYTES_DA_MENSAGEM);
-    TopicosDeTeste.criar(
-        TOPICO + ".DLT",
-        1,
-        TopicosDeTeste.RETENCAO,
-        EnvelopeDeEntrada.BYTES_DA_MENSAGEM_DE_DESCARTE);
+    TopicosDeTeste.criarComDescarte(TOPICO, 1);
     conceder(
         List.of(
             permissao(topico(TOPICO), AclOperation.DESCRIBE),
@@ -111,7 +105,9 @@ class RecusaDoBrokerTest {
             InfraDeTeste.clienteDoKafka(ProducerConfig.ACKS_CONFIG, "all"),
             new StringSerializer(),
             new StringSerializer())) {
-      produtor.send(Assinados.registro(TOPICO, pedido, criado(pedido + "-e1", pedido))).get();
+      produtor
+          .send(Assinados.registro(TOPICO, pedido, Assinados.criado(pedido + "-e1", pedido)))
+          .get();
     }
 
     await()
@@ -158,16 +154,5 @@ class RecusaDoBrokerTest {
 
   private static Admin admin() {
     return Admin.create(InfraLocal.compartilhada().kafka().cliente(UsuarioDoKafka.ADMINISTRADOR));
-  }
-
-  private static String criado(String eventoId, String pedido) {
-    return """
-        {"evento_id": "%1$s", "recurso_id": "%2$s", "tipo": "order.created",
-         "payload": {"id": "%1$s", "type": "order.created", "sequence": 1,
-                     "occurred_at": "2026-11-30T10:00:00Z",
-                     "data": {"id": "%2$s", "total_cents": 1990, "customer_email": "a@loja"}},
-         "recebido_em": "2026-11-30T10:00:00Z"}
-        """
-        .formatted(eventoId, pedido);
   }
 }

@@ -106,7 +106,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
     produtor.send(new ProducerRecord<>("loja.eventos", pedido, pago(p + "e3", pedido))).get();
     TopicoDeDescarte.ler(pedido, 1);
 
-    String verdadeiro = criado(p + "e3", pedido);
+    String verdadeiro = Assinados.criado(p + "e3", pedido);
     produtor.send(Assinados.registro("loja.eventos", pedido, verdadeiro)).get();
 
     await().atMost(Duration.ofSeconds(30)).until(() -> "criado".equals(status(pedido)));
@@ -127,7 +127,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
     String pedido = p + "replay";
     produtor.send(new ProducerRecord<>(topico, pedido, pago(p + "r1", pedido))).get();
     produtor.send(comCabecalho(topico, pedido, pago(p + "r2", pedido), "v1,AAAA")).get();
-    produtor.send(Assinados.registro(topico, pedido, criado(p + "r3", pedido))).get();
+    produtor.send(Assinados.registro(topico, pedido, Assinados.criado(p + "r3", pedido))).get();
     var saida = new ByteArrayOutputStream();
 
     var resumo =
@@ -189,22 +189,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
   }
 
   private static String pago(String eventoId, String pedido) {
-    return evento(eventoId, pedido, "order.paid", 2);
-  }
-
-  private static String criado(String eventoId, String pedido) {
-    return evento(eventoId, pedido, "order.created", 1);
-  }
-
-  private static String evento(String eventoId, String pedido, String tipo, int sequencia) {
-    return """
-        {"evento_id": "%1$s", "recurso_id": "%2$s", "tipo": "%3$s",
-         "payload": {"id": "%1$s", "type": "%3$s", "sequence": %4$d,
-                     "occurred_at": "2026-11-30T10:00:00Z",
-                     "data": {"id": "%2$s", "total_cents": 1990, "customer_email": "a@loja"}},
-         "recebido_em": "2026-11-30T10:00:00Z"}
-        """
-        .formatted(eventoId, pedido, tipo, sequencia);
+    return Assinados.evento(eventoId, pedido, "order.paid", 2);
   }
 
   private static byte[] bytes(String texto) {
