@@ -28,12 +28,12 @@ import org.slf4j.LoggerFactory;
  */
 class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<String, String>> {
 
+  private static final Logger log = LoggerFactory.getLogger(ConsumidorDeMudancas.class);
+
   private final FormatoDasMensagens formato;
   private final EnviadorDeMensagens enviador;
   private final RegistroDeEnvios registro;
   private final RegistroDeMortos mortos;
-  private static final Logger log = LoggerFactory.getLogger(ConsumidorDeMudancas.class);
-
   private final BooleanSupplier parando;
   private final Clock clock;
   // One instance per engine run: the first rows of a run say how long a start kept them waiting.
