@@ -15,6 +15,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import pedidos.aplicador.AplicadorApplication;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Status;
@@ -151,8 +152,7 @@ class ApagamentoDeClienteTest extends ContextoDoAplicador {
     aplicador.aplicar(p + "pago", ModoDeAplicacao.FORCADO);
     assertThat(texto("SELECT cliente_email FROM pedidos WHERE id = ?", pedidoDaAna))
         .isEqualTo(ApagamentoDeCliente.ANONIMO);
-    assertThat(texto("SELECT status FROM pedidos WHERE id = ?", pedidoDaAna))
-        .isEqualTo(Status.PAGO.codigo());
+    assertThat(StatusDoPedido.atual(jdbc, pedidoDaAna)).isEqualTo(Status.PAGO.codigo());
     var tudoDepois = linhasDe(pedidoDaAna);
 
     Execucao segunda = apagar("--email=" + ana);

@@ -19,6 +19,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.varredura.Varredura;
 import pedidos.dominio.ModoDeAplicacao;
 
@@ -114,12 +115,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
     }
 
     assertThat(varredura.varrer()).isGreaterThanOrEqualTo(1);
-    assertThat(
-            jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-                .param(pedido)
-                .query(String.class)
-                .single())
-        .isEqualTo("pago");
+    assertThat(StatusDoPedido.atual(jdbc, pedido)).isEqualTo("pago");
   }
 
   private static String cadeia(Throwable falha) {

@@ -22,6 +22,7 @@ import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.ouvinte.ConfiguracaoDoKafka;
 import pedidos.aplicador.painel.FluxoPorMinuto;
@@ -94,7 +95,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     varredura.varrer();
     varredura.varrer();
     assertThat(resultado(p + "-novo-e")).isEqualTo("aplicado");
-    assertThat(status(p + "-novo")).isEqualTo("pago");
+    assertThat(StatusDoPedido.atual(jdbc, p + "-novo")).isEqualTo("pago");
 
     await()
         .atMost(Duration.ofSeconds(90))
@@ -131,7 +132,9 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
               assertThat(painel.painel().resultados().get("falha_de_aplicacao"))
                   .isGreaterThanOrEqualTo((long) presos);
             });
-    assertThat(status(p + "-preso0")).as("a failed apply is not a fact of the order").isNull();
+    assertThat(StatusDoPedido.atual(jdbc, p + "-preso0"))
+        .as("a failed apply is not a fact of the order")
+        .isNull();
 
     // The cause is fixed: replay's forced mode applies the settled rows.
     removerGatilho();
@@ -149,7 +152,7 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
             new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8));
     assertThat(resumo.aplicados()).isEqualTo(presos);
     assertThat(contar("resultado = 'aplicado' AND motivo IS NULL")).isEqualTo(presos + 1L);
-    assertThat(status(p + "-preso0")).isEqualTo("pago");
+    assertThat(StatusDoPedido.atual(jdbc, p + "-preso0")).isEqualTo("pago");
   }
 
   @Test
@@ -257,14 +260,6 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
   private String resultado(String eventoId) {
     return jdbc.sql("SELECT resultado FROM webhook_eventos WHERE evento_id = ?")
         .param(eventoId)
-        .query(String.class)
-        .optional()
-        .orElse(null);
-  }
-
-  private String status(String pedido) {
-    return jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-        .param(pedido)
         .query(String.class)
         .optional()
         .orElse(null);

@@ -20,6 +20,7 @@ import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.Assinados;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.infra.InfraDeTeste;
@@ -78,15 +79,7 @@ class AplicadorSobreTlsTest {
           .get();
     }
 
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(
-            () ->
-                jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-                    .param(pedido)
-                    .query(String.class)
-                    .optional(),
-            status -> status.filter("criado"::equals).isPresent());
+    StatusDoPedido.aguardar(jdbc, pedido, "criado", Duration.ofSeconds(60));
     assertThat(TopicoDeDescarte.ler(TOPICO + ".DLT", forjado, 1))
         .as("the dead-letter producer, over TLS too")
         .hasSize(1);

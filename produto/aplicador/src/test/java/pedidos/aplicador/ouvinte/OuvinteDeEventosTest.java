@@ -22,6 +22,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.varredura.Varredura;
 
@@ -46,9 +47,7 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
                     "loja.eventos", pedido, registro(prefixo + "e1", pedido, "order.paid", 3)))
             .get();
 
-    await()
-        .atMost(Duration.ofSeconds(30))
-        .until(() -> status(pedido) != null && status(pedido).equals("pago"));
+    StatusDoPedido.aguardar(jdbc, pedido, "pago", Duration.ofSeconds(30));
     assertThat(
             jdbc.sql("SELECT resultado FROM webhook_eventos WHERE evento_id = ?")
                 .param(prefixo + "e1")
@@ -108,10 +107,10 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
       await()
           .during(Duration.ofSeconds(2))
           .atMost(Duration.ofSeconds(5))
-          .until(() -> status(pedido) == null);
+          .until(() -> StatusDoPedido.atual(jdbc, pedido) == null);
       conexao.rollback();
     }
-    await().atMost(Duration.ofSeconds(30)).until(() -> "pago".equals(status(pedido)));
+    StatusDoPedido.aguardar(jdbc, pedido, "pago", Duration.ofSeconds(30));
   }
 
   @Test
@@ -161,15 +160,7 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
                 .query(Long.class)
                 .single())
         .isZero();
-    assertThat(status(prefixo + "p0")).isEqualTo("pago");
-  }
-
-  private String status(String pedido) {
-    return jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-        .param(pedido)
-        .query(String.class)
-        .optional()
-        .orElse(null);
+    assertThat(StatusDoPedido.atual(jdbc, prefixo + "p0")).isEqualTo("pago");
   }
 
   private static String registro(String eventoId, String pedido, String tipo, int sequencia) {

@@ -31,6 +31,7 @@ import org.springframework.kafka.event.ConsumerRetryAuthEvent;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.Assinados;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
@@ -110,15 +111,7 @@ class RecusaDoBrokerTest {
           .get();
     }
 
-    await()
-        .atMost(Duration.ofSeconds(60))
-        .until(
-            () ->
-                jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-                    .param(pedido)
-                    .query(String.class)
-                    .optional(),
-            status -> status.filter("criado"::equals).isPresent());
+    StatusDoPedido.aguardar(jdbc, pedido, "criado", Duration.ofSeconds(60));
     assertThat(ouvintes.getListenerContainer(OuvinteDeEventos.ID).isRunning()).isTrue();
   }
 

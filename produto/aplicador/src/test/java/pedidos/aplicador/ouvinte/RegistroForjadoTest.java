@@ -1,7 +1,6 @@
 package pedidos.aplicador.ouvinte;
 
 import static org.assertj.core.api.Assertions.assertThat;
-import static org.awaitility.Awaitility.await;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.io.ByteArrayOutputStream;
@@ -23,6 +22,7 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.replay.OpcoesDeReplay;
 import pedidos.aplicador.replay.Replay;
@@ -109,7 +109,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
     String verdadeiro = Assinados.criado(p + "e3", pedido);
     produtor.send(Assinados.registro("loja.eventos", pedido, verdadeiro)).get();
 
-    await().atMost(Duration.ofSeconds(30)).until(() -> "criado".equals(status(pedido)));
+    StatusDoPedido.aguardar(jdbc, pedido, "criado", Duration.ofSeconds(30));
     assertThat(
             jdbc.sql("SELECT tipo FROM webhook_eventos WHERE evento_id = ?")
                 .param(p + "e3")
@@ -142,7 +142,7 @@ class RegistroForjadoTest extends ContextoDoAplicador {
         .contains("record not signed")
         .contains("wrong signature");
     assertThat(eventos(p + "r1") + eventos(p + "r2")).isZero();
-    assertThat(status(pedido)).isEqualTo("criado");
+    assertThat(StatusDoPedido.atual(jdbc, pedido)).isEqualTo("criado");
   }
 
   private static ProducerRecord<String, String> comCabecalho(
@@ -178,14 +178,6 @@ class RegistroForjadoTest extends ContextoDoAplicador {
         .param(pedido)
         .query(Long.class)
         .single();
-  }
-
-  private String status(String pedido) {
-    return jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-        .param(pedido)
-        .query(String.class)
-        .optional()
-        .orElse(null);
   }
 
   private static String pago(String eventoId, String pedido) {

@@ -22,6 +22,7 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.dominio.Status;
@@ -252,7 +253,7 @@ class ExplicarEAgirTest {
     assertThat(primeira.body()).contains("pago v10").contains("cancelado v20");
     assertThat(json.readTree(segunda.body()).path("resultado").stringValue())
         .isEqualTo("nada_a_fazer");
-    assertThat(status(pedido.id())).isEqualTo("cancelado");
+    assertThat(StatusDoPedido.atual(jdbc, pedido.id())).isEqualTo("cancelado");
     assertThat(
             jdbc.sql("SELECT count(*) FROM outbox WHERE pedido_id = ?")
                 .param(pedido.id())
@@ -431,13 +432,6 @@ class ExplicarEAgirTest {
             """)
         .params(corpo, eventoId)
         .query(Long.class)
-        .single();
-  }
-
-  private String status(String pedidoId) {
-    return jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-        .param(pedidoId)
-        .query(String.class)
         .single();
   }
 

@@ -29,6 +29,7 @@ import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.ContextoDoAplicador;
 import pedidos.aplicador.MetricasDoAplicador;
+import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
 import pedidos.aplicador.reconciliacao.ApiDaLojaDeTeste.Comportamento;
@@ -67,10 +68,10 @@ class ReconciliacaoTest extends ContextoDoAplicador {
           .isEqualTo(
               "reconciliation: 3 pages, 4 orders read, 4 of them new facts stored, 4 facts"
                   + " applied, 1 orders skipped for an unknown status");
-      assertThat(status(p + "a")).isEqualTo("reembolsado");
-      assertThat(status(p + "b")).isEqualTo("enviado");
-      assertThat(status(p + "c")).isEqualTo("pago");
-      assertThat(status(p + "lost")).isNull();
+      assertThat(StatusDoPedido.atual(jdbc, p + "a")).isEqualTo("reembolsado");
+      assertThat(StatusDoPedido.atual(jdbc, p + "b")).isEqualTo("enviado");
+      assertThat(StatusDoPedido.atual(jdbc, p + "c")).isEqualTo("pago");
+      assertThat(StatusDoPedido.atual(jdbc, p + "lost")).isNull();
       assertThat(
               jdbc.sql("SELECT valor FROM cursores WHERE nome = 'pedidos_loja'")
                   .query(OffsetDateTime.class)
@@ -196,7 +197,9 @@ class ReconciliacaoTest extends ContextoDoAplicador {
       var rodada = reconciliacao(cliente, config(50), relogio, registro).reconciliar();
 
       assertThat(rodada.situacao()).isEqualTo(Situacao.CONCLUIDA);
-      assertThat(status(p + "f")).as("the order is still applied").isEqualTo("pago");
+      assertThat(StatusDoPedido.atual(jdbc, p + "f"))
+          .as("the order is still applied")
+          .isEqualTo("pago");
       assertThat(cursor()).isEqualTo(agora.minus(Duration.ofMinutes(1)));
       assertThat(registro.get("aplicador.reconciliacao.cursor.idade").gauge().value())
           .isEqualTo(60.0);
@@ -294,14 +297,6 @@ class ReconciliacaoTest extends ContextoDoAplicador {
         .filter(linha -> linha.getFormattedMessage().startsWith("reconciliation: "))
         .reduce((primeira, segunda) -> segunda)
         .orElseThrow();
-  }
-
-  private String status(String pedido) {
-    return jdbc.sql("SELECT status FROM pedidos WHERE id = ?")
-        .param(pedido)
-        .query(String.class)
-        .optional()
-        .orElse(null);
   }
 
   private List<String> paginas() {
