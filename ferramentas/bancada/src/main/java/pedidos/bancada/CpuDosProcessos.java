@@ -78,11 +78,18 @@ final class CpuDosProcessos {
 
   /** utime + stime (fields 14 and 15), with cutime + cstime (16, 17) for reaped children. */
   static long ticksDe(long pid, boolean comFilhosColhidos) throws IOException {
+    Path processo = Path.of("/proc", String.valueOf(pid));
     String linha;
     try {
-      linha = Files.readString(Path.of("/proc", String.valueOf(pid), "stat"));
+      linha = Files.readString(processo.resolve("stat"));
     } catch (NoSuchFileException e) {
       return 0; // a backend that just exited: its time is in the postmaster's cutime now
+    } catch (IOException e) {
+      // Opened, then gone before the read (ESRCH): the same backend, a moment later.
+      if (Files.exists(processo)) {
+        throw e;
+      }
+      return 0;
     }
     String[] campos = linha.substring(linha.lastIndexOf(')') + 2).trim().split("\\s+");
     long ticks = Long.parseLong(campos[11]) + Long.parseLong(campos[12]);

@@ -1,6 +1,8 @@
 package pedidos.receptor;
 
 import jakarta.servlet.http.HttpServletRequest;
+import java.lang.management.CompilationMXBean;
+import java.lang.management.ManagementFactory;
 import java.net.URI;
 import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
@@ -33,10 +35,12 @@ import pedidos.contrato.AssinaturaDeWebhook;
  * Warms the webhook's whole path before the receptor reports ready ({@link
  * ReceptorProperties.Aquecimento}): made-up deliveries sent to this process's own port, signed as
  * the store signs, each carrying {@value #CABECALHO} with a value drawn at start that never leaves
- * this process. A request with that value goes through the same filters, signature check and JSON
- * reading as a delivery; its inbox statements run in a transaction that is rolled back, it is
- * answered 204 and no metric or rate limit counts it. Any other value of the header is ignored: the
- * request is a delivery like any other.
+ * this process. A request with that value takes a delivery's path, filters, signature check, JSON
+ * reading, the group commit's queue and writers, the inbox statements, the metrics' code and the
+ * answer, because the JIT compiles what runs and deoptimizes what a path it never saw needs; only
+ * its writes are rolled back ({@link EnsaioDaGravacao}), its meters are not exported and no rate
+ * limit counts it. Any other value of the header is ignored: the request is a delivery like any
+ * other.
  *
  * <p>Health contributor {@code aquecimento}, also in the readiness group: OUT_OF_SERVICE until the
  * warm-up is over, so neither an orchestrator nor the local launcher sends traffic before. Runs
@@ -50,6 +54,8 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
 
   private static final Logger log = LoggerFactory.getLogger(AquecimentoDoReceptor.class);
   private static final int LINHAS = 2;
+  private static final int RODADAS = 3;
+  private static final Duration INTERVALO_DO_COMPILADOR = Duration.ofMillis(250);
 
   private final byte[] senha;
   private final ReceptorProperties.Aquecimento aquecimento;
@@ -58,6 +64,7 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
   private final Environment ambiente;
   private final Clock relogio;
   private final AtomicInteger feitas = new AtomicInteger();
+  private volatile long compilacaoMs;
   private volatile Health saude = Health.outOfService().build();
 
   AquecimentoDoReceptor(
@@ -96,6 +103,7 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
     }
     long inicio = System.nanoTime();
     long prazo = inicio + aquecimento.limite().toNanos();
+    baixarOCompilador();
     String host = ambiente.getProperty("server.address", "127.0.0.1");
     URI destino =
         URI.create(
@@ -112,18 +120,32 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
     String prefixo = "aquecimento-" + UUID.randomUUID() + "-";
     ExecutorService executor = Executors.newFixedThreadPool(LINHAS);
     try {
-      List<Future<?>> linhas = new ArrayList<>();
-      for (int linha = 0; linha < LINHAS; linha++) {
-        String daLinha = prefixo + linha + "-";
-        linhas.add(executor.submit(() -> enviar(cliente, destino, daLinha, prazo)));
-      }
-      for (Future<?> linha : linhas) {
-        linha.get();
+      long esperando = 0;
+      int porRodada = (aquecimento.requisicoes() + RODADAS - 1) / RODADAS;
+      for (int rodada = 0; rodada < RODADAS && System.nanoTime() < prazo; rodada++) {
+        int nestaRodada = Math.min(porRodada, aquecimento.requisicoes() - rodada * porRodada);
+        List<Future<?>> linhas = new ArrayList<>();
+        for (int linha = 0; linha < LINHAS; linha++) {
+          String daLinha = prefixo + rodada + "-" + linha + "-";
+          int daLinhaN = (nestaRodada + LINHAS - 1 - linha) / LINHAS;
+          linhas.add(executor.submit(() -> enviar(cliente, destino, daLinha, daLinhaN, prazo)));
+        }
+        for (Future<?> linha : linhas) {
+          linha.get();
+        }
+        long enviadas = System.nanoTime();
+        compilacaoMs +=
+            esperarOCompilador(Math.min(prazo, enviadas + aquecimento.esperaDoJit().toNanos()));
+        esperando += System.nanoTime() - enviadas;
       }
       log.info(
-          "Warmed up the webhook's path: {} requests in {} ms, nothing stored",
+          "Warmed up the webhook's path: {} requests in {} rounds in {} ms, {} ms of it waiting for"
+              + " the JIT ({} ms of compiling), nothing stored",
           feitas.get(),
-          Duration.ofNanos(System.nanoTime() - inicio).toMillis());
+          RODADAS,
+          Duration.ofNanos(System.nanoTime() - inicio).toMillis(),
+          Duration.ofNanos(esperando).toMillis(),
+          compilacaoMs);
     } catch (ExecutionException e) {
       log.warn(
           "The warm-up stopped after {} requests; the receptor starts anyway",
@@ -133,24 +155,56 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
       Thread.currentThread().interrupt();
     } finally {
       executor.shutdownNow();
+      // Again: the JVM adds compiler threads while its queue is long, as it was just now.
+      int emSegundoPlano = baixarOCompilador();
       saude =
           Health.up()
               .withDetail("requisicoes", feitas.get())
+              .withDetail("compilacaoMs", compilacaoMs)
+              .withDetail("c2EmSegundoPlano", emSegundoPlano)
               .withDetail("ms", Duration.ofNanos(System.nanoTime() - inicio).toMillis())
               .build();
     }
   }
 
-  private Void enviar(HttpClient cliente, URI destino, String prefixo, long prazo)
+  private int baixarOCompilador() {
+    return aquecimento.jitEmSegundoPlano() ? CompiladorEmSegundoPlano.baixar() : 0;
+  }
+
+  /**
+   * Waits, sending nothing more, until the JIT has compiled what the requests made hot: C2's one
+   * thread on a small machine ends the requests with a backlog of compilations that would otherwise
+   * run during the first seconds of real deliveries and take half the receptor's CPU then
+   * (docs/ARRANQUE.md). Quiet is two intervals in a row with almost no compiling finished.
+   *
+   * @return the milliseconds of compiling the JIT reported while waiting
+   */
+  private long esperarOCompilador(long prazo) throws InterruptedException {
+    CompilationMXBean jit = ManagementFactory.getCompilationMXBean();
+    if (jit == null || !jit.isCompilationTimeMonitoringSupported()) {
+      return 0;
+    }
+    long antes = jit.getTotalCompilationTime();
+    long ultimo = antes;
+    int quietos = 0;
+    while (quietos < 2 && System.nanoTime() + INTERVALO_DO_COMPILADOR.toNanos() <= prazo) {
+      Thread.sleep(INTERVALO_DO_COMPILADOR.toMillis());
+      long agora = jit.getTotalCompilationTime();
+      quietos = agora - ultimo < INTERVALO_DO_COMPILADOR.toMillis() / 10 ? quietos + 1 : 0;
+      ultimo = agora;
+    }
+    return ultimo - antes;
+  }
+
+  private Void enviar(HttpClient cliente, URI destino, String prefixo, int quantas, long prazo)
       throws Exception {
-    int porLinha = (aquecimento.requisicoes() + LINHAS - 1) / LINHAS;
-    for (int i = 0; i < porLinha && System.nanoTime() < prazo; i++) {
+    for (int i = 0; i < quantas && System.nanoTime() < prazo; i++) {
       byte[] corpo = corpo(prefixo + i);
       HttpResponse<Void> resposta =
           cliente.send(requisicao(destino, corpo), HttpResponse.BodyHandlers.discarding());
-      if (resposta.statusCode() != 204) {
+      if (resposta.statusCode() != 200) {
         throw new IllegalStateException(
-            "a warm-up request was answered " + resposta.statusCode() + ", not 204");
+            "a warm-up request was answered " + resposta.statusCode() + ", not 200");
       }
       feitas.incrementAndGet();
     }

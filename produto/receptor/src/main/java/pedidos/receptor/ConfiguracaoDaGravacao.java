@@ -23,13 +23,17 @@ class ConfiguracaoDaGravacao {
   Gravador gravador(
       ReceptorProperties propriedades,
       GravacaoDeLote gravacao,
+      EnsaioDaGravacao ensaio,
       ObservadorDoReceptor observador,
       DataSource dataSource) {
     return switch (propriedades.gravacao().modo()) {
-      case GRUPO -> new GravadorEmGrupo(gravacao, observador, propriedades);
+      case GRUPO -> new GravadorEmGrupo(gravacao, ensaio, observador, propriedades);
       case INDIVIDUAL ->
           new GravadorDireto(
-              gravacao, vagasParaRequisicoes(dataSource), propriedades.esperaPelaGravacao());
+              gravacao,
+              ensaio,
+              vagasParaRequisicoes(dataSource),
+              propriedades.esperaPelaGravacao());
     };
   }
 

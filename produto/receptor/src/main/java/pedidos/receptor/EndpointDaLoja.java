@@ -59,11 +59,10 @@ final class EndpointDaLoja {
     Desfecho desfecho;
     // The body's bytes count against receptor.corpos-em-memoria until it is answered.
     try (LeitorDeCorpo.Corpo corpo = leitor.ler(requisicao)) {
-      if (aquecimento.reconhece(requisicao)) {
-        receptor.ensaiar(corpo.bytes(), credencial);
-        return ResponseEntity.noContent().build();
-      }
-      desfecho = receptor.receber(corpo.bytes(), credencial);
+      desfecho =
+          aquecimento.reconhece(requisicao)
+              ? receptor.ensaiar(corpo.bytes(), credencial)
+              : receptor.receber(corpo.bytes(), credencial);
     }
     FiltroDeMetricas.marcar(requisicao, desfecho.rotulo());
     // A fixed content type and ready-made bytes: whatever the Accept header says, a stored event is

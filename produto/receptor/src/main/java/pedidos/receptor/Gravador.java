@@ -11,4 +11,10 @@ package pedidos.receptor;
 interface Gravador {
 
   Desfecho gravar(EventoRecebido evento);
+
+  /**
+   * As {@link #gravar}, for a warm-up's made-up event ({@link AquecimentoDoReceptor}): the same way
+   * to the database, its writes rolled back ({@link EnsaioDaGravacao}).
+   */
+  Desfecho ensaiar(EventoRecebido evento);
 }

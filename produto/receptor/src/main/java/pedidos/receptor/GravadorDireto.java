@@ -17,17 +17,28 @@ import pedidos.receptor.Recusa.BancoIndisponivel;
 final class GravadorDireto implements Gravador {
 
   private final GravacaoDeLote gravacao;
+  private final EnsaioDaGravacao ensaio;
   private final Semaphore vagas;
   private final Duration espera;
 
-  GravadorDireto(GravacaoDeLote gravacao, int vagas, Duration espera) {
+  GravadorDireto(GravacaoDeLote gravacao, EnsaioDaGravacao ensaio, int vagas, Duration espera) {
     this.gravacao = gravacao;
+    this.ensaio = ensaio;
     this.vagas = new Semaphore(vagas, true);
     this.espera = espera;
   }
 
   @Override
   public Desfecho gravar(EventoRecebido evento) {
+    return gravar(evento, false);
+  }
+
+  @Override
+  public Desfecho ensaiar(EventoRecebido evento) {
+    return gravar(evento, true);
+  }
+
+  private Desfecho gravar(EventoRecebido evento, boolean doEnsaio) {
     try {
       if (!vagas.tryAcquire(espera.toNanos(), TimeUnit.NANOSECONDS)) {
         throw new BancoIndisponivel("Too many events waiting to be stored.", null);
@@ -37,8 +48,12 @@ final class GravadorDireto implements Gravador {
       throw new BancoIndisponivel("Interrupted while waiting to store the event.", e);
     }
     try {
-      Pendente pendente = new Pendente(evento);
-      gravacao.gravar(List.of(pendente));
+      Pendente pendente = new Pendente(evento, doEnsaio);
+      if (doEnsaio) {
+        ensaio.gravar(List.of(pendente));
+      } else {
+        gravacao.gravar(List.of(pendente));
+      }
       // Already completed: gravar never returns with an event pending.
       return pendente.aguardar(Duration.ZERO);
     } finally {

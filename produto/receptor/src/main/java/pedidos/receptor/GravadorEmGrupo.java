@@ -41,6 +41,7 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
   static final int FASE = WebServerApplicationContext.START_STOP_LIFECYCLE_PHASE - 1024;
 
   private final GravacaoDeLote gravacao;
+  private final EnsaioDaGravacao ensaio;
   private final ObservadorDoReceptor observador;
   private final int loteMaximo;
   private final int escritores;
@@ -53,8 +54,12 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
   private volatile boolean rodando;
 
   GravadorEmGrupo(
-      GravacaoDeLote gravacao, ObservadorDoReceptor observador, ReceptorProperties propriedades) {
+      GravacaoDeLote gravacao,
+      EnsaioDaGravacao ensaio,
+      ObservadorDoReceptor observador,
+      ReceptorProperties propriedades) {
     this.gravacao = gravacao;
+    this.ensaio = ensaio;
     this.observador = observador;
     ReceptorProperties.Gravacao configuracao = propriedades.gravacao();
     this.loteMaximo = configuracao.loteMaximo();
@@ -69,6 +74,15 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
 
   @Override
   public Desfecho gravar(EventoRecebido evento) {
+    return enfileirar(evento, false);
+  }
+
+  @Override
+  public Desfecho ensaiar(EventoRecebido evento) {
+    return enfileirar(evento, true);
+  }
+
+  private Desfecho enfileirar(EventoRecebido evento, boolean doEnsaio) {
     if (!rodando) {
       throw new BancoIndisponivel("The receptor is stopping.", null);
     }
@@ -77,7 +91,7 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
     if (!bytesLivres.tryAcquire(bytes)) {
       throw new Sobrecarga(Sobrecarga.FILA_CHEIA, "Too many bytes of events waiting to be stored.");
     }
-    Pendente pendente = new Pendente(evento);
+    Pendente pendente = new Pendente(evento, doEnsaio);
     if (!fila.offer(pendente)) {
       bytesLivres.release(bytes);
       throw new Sobrecarga(Sobrecarga.FILA_CHEIA, "Too many events waiting to be stored.");
@@ -158,8 +172,24 @@ final class GravadorEmGrupo implements Gravador, SmartLifecycle {
       if (esperaMaximaNanos > 0) {
         completar(lote);
       }
-      gravacao.gravar(lote);
+      gravar(lote);
       lote.clear();
+    }
+  }
+
+  /** The warm-up's events, if any (before ready), in a batch of their own that is rolled back. */
+  private void gravar(List<Pendente> lote) {
+    int ensaios = 0;
+    for (Pendente pendente : lote) {
+      ensaios += pendente.ensaio() ? 1 : 0;
+    }
+    if (ensaios == 0) {
+      gravacao.gravar(lote);
+    } else if (ensaios == lote.size()) {
+      ensaio.gravar(lote);
+    } else {
+      gravacao.gravar(lote.stream().filter(p -> !p.ensaio()).toList());
+      ensaio.gravar(lote.stream().filter(Pendente::ensaio).toList());
     }
   }
 

@@ -11,14 +11,28 @@ import pedidos.receptor.Recusa.BancoIndisponivel;
 final class Pendente {
 
   private final EventoRecebido evento;
+  private final boolean ensaio;
   private final CompletableFuture<Desfecho> desfecho = new CompletableFuture<>();
 
   Pendente(EventoRecebido evento) {
+    this(evento, false);
+  }
+
+  /**
+   * @param ensaio a warm-up's made-up event ({@link EnsaioDaGravacao}): written by the same code,
+   *     in a transaction that is rolled back
+   */
+  Pendente(EventoRecebido evento, boolean ensaio) {
     this.evento = evento;
+    this.ensaio = ensaio;
   }
 
   EventoRecebido evento() {
     return evento;
+  }
+
+  boolean ensaio() {
+    return ensaio;
   }
 
   void concluir(Desfecho resultado) {

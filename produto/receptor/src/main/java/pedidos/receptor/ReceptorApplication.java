@@ -14,7 +14,9 @@ import pedidos.esquema.EsquemaNaPartida;
 public class ReceptorApplication {
 
   public static void main(String[] args) {
-    SpringApplication.run(ReceptorApplication.class, args);
+    SpringApplication receptor = new SpringApplication(ReceptorApplication.class);
+    receptor.addListeners(new CompiladorEmSegundoPlano.NaPartida());
+    receptor.run(args);
   }
 
   @Bean

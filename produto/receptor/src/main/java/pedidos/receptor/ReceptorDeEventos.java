@@ -78,14 +78,18 @@ final class ReceptorDeEventos {
   }
 
   /**
-   * A warm-up request ({@link AquecimentoDoReceptor}): the same check and reading as {@link
-   * #receber}, its inbox statements rolled back, nothing observed.
+   * A warm-up request ({@link AquecimentoDoReceptor}): the same check, reading and way to the
+   * database as {@link #receber}, its writes rolled back and observed by the warm-up's own
+   * observer.
    */
-  void ensaiar(byte[] corpo, Credencial credencial) {
+  Desfecho ensaiar(byte[] corpo, Credencial credencial) {
     if (!verificador.valida(corpo, credencial)) {
       throw assinaturaInvalida();
     }
-    ensaio.ensaiar(leitor.ler(corpo));
+    EventoRecebido evento = leitor.ler(corpo);
+    Desfecho desfecho = gravador.ensaiar(evento);
+    ensaio.observador().gravado(evento, desfecho);
+    return desfecho;
   }
 
   private static boolean presente(String cabecalho) {

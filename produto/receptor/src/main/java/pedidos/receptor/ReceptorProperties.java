@@ -204,8 +204,14 @@ record ReceptorProperties(
    *
    * @param requisicoes made-up deliveries; 0 turns the warm-up off
    * @param limite the warm-up stops after this long, however far it got
+   * @param esperaDoJit after each round of requests, how long at most to wait, sending nothing, for
+   *     the JIT to finish compiling what they made hot; 0 does not wait
+   * @param jitEmSegundoPlano put the JIT's C2 threads at the lowest scheduling priority, at the
+   *     start and after the warm-up ({@link CompiladorEmSegundoPlano}; Linux)
    */
   record Aquecimento(
       @DefaultValue("3000") @Min(0) int requisicoes,
-      @DefaultValue("20s") @NotNull Duration limite) {}
+      @DefaultValue("20s") @NotNull Duration limite,
+      @DefaultValue("10s") @NotNull Duration esperaDoJit,
+      @DefaultValue("true") boolean jitEmSegundoPlano) {}
 }

@@ -26,6 +26,7 @@ import pedidos.infra.PostgresLocal;
     properties = {
       "receptor.segredos=" + Entregas.SEGREDOS,
       "receptor.aquecimento.requisicoes=" + AquecimentoDoReceptorTest.REQUISICOES,
+      "receptor.aquecimento.espera-do-jit=" + AquecimentoDoReceptorTest.ESPERA_DO_JIT,
       "receptor.limite-por-origem.requisicoes-por-segundo=1",
       "receptor.limite-por-origem.rajada=1",
       "management.server.port=0"
@@ -33,6 +34,7 @@ import pedidos.infra.PostgresLocal;
 class AquecimentoDoReceptorTest {
 
   static final int REQUISICOES = 120;
+  static final String ESPERA_DO_JIT = "5s";
 
   @DynamicPropertySource
   static void banco(DynamicPropertyRegistry registro) {
@@ -50,8 +52,12 @@ class AquecimentoDoReceptorTest {
     var saude = aquecimento.health();
     assertThat(saude.getStatus()).isEqualTo(Status.UP);
     assertThat(saude.getDetails())
-        .as("every request answered 204 through the real port, past a rate limit of 1/s")
-        .containsEntry("requisicoes", REQUISICOES);
+        .as("every request answered 200 through the real port, past a rate limit of 1/s")
+        .containsEntry("requisicoes", REQUISICOES)
+        .as("then it waited for the JIT, and said how much it compiled meanwhile")
+        .containsKey("compilacaoMs")
+        .as("switched off here (src/test/resources), so the JIT keeps its priority")
+        .containsEntry("c2EmSegundoPlano", 0);
     assertThat(
             BancoDeTeste.contar(
                 postgres,

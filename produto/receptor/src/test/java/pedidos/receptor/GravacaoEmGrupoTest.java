@@ -7,6 +7,7 @@ import static org.awaitility.Awaitility.await;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
@@ -23,6 +24,8 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
+import org.springframework.jdbc.datasource.DataSourceTransactionManager;
+import org.springframework.transaction.support.TransactionTemplate;
 import org.springframework.util.unit.DataSize;
 import pedidos.gestao.Ops;
 import pedidos.infra.PostgresLocal;
@@ -66,6 +69,39 @@ class GravacaoEmGrupoTest {
       gravador.stop();
     }
     threads.shutdownNow();
+  }
+
+  @Test
+  void osEventosDoAquecimentoNoMesmoLoteQueOsReaisNaoFicamNemContam() throws Exception {
+    // One writer that waits long enough for every event below to join its batch.
+    gravador = gravador(dataSource, 1, Duration.ofMillis(500));
+    CountDownLatch largada = new CountDownLatch(1);
+    List<Future<Desfecho>> desfechos = new ArrayList<>();
+    for (int i = 0; i < 10; i++) {
+      EventoRecebido real = evento(prefixo + "real_" + i, "paid");
+      EventoRecebido ensaio = evento(prefixo + "ensaio_" + i, "paid");
+      desfechos.add(
+          threads.submit(
+              () -> {
+                largada.await();
+                return gravador.gravar(real);
+              }));
+      desfechos.add(
+          threads.submit(
+              () -> {
+                largada.await();
+                return gravador.ensaiar(ensaio);
+              }));
+    }
+    largada.countDown();
+    for (Future<Desfecho> desfecho : desfechos) {
+      assertThat(desfecho.get()).isEqualTo(Desfecho.INSERIDO);
+    }
+    assertThat(contar(prefixo + "real_%")).isEqualTo(10);
+    assertThat(contar(prefixo + "ensaio_%")).as("the warm-up's rows were rolled back").isZero();
+    assertThat(metricas.get("receptor.gravacao.lote").summary().totalAmount())
+        .as("only the real rows are counted")
+        .isEqualTo(10.0);
   }
 
   @Test
@@ -268,11 +304,14 @@ class GravacaoEmGrupoTest {
             VerificadorDeAssinaturaTest.SO_LOJA,
             VerificadorDeAssinaturaTest.SEM_LIMITE,
             new Ops("", ""),
-            new ReceptorProperties.Aquecimento(0, Duration.ofSeconds(1)));
+            new ReceptorProperties.Aquecimento(0, Duration.ofSeconds(1), Duration.ZERO, false));
     ObservadorDoReceptor observador = new ObservadorDoReceptor(metricas);
-    GravacaoDeLote gravacao =
-        new GravacaoDeLote(new CaixaDeEntrada(JdbcClient.create(banco)), observador);
-    GravadorEmGrupo novo = new GravadorEmGrupo(gravacao, observador, propriedades);
+    CaixaDeEntrada caixa = new CaixaDeEntrada(JdbcClient.create(banco));
+    GravacaoDeLote gravacao = new GravacaoDeLote(caixa, observador);
+    EnsaioDaGravacao ensaio =
+        new EnsaioDaGravacao(
+            caixa, new TransactionTemplate(new DataSourceTransactionManager(banco)));
+    GravadorEmGrupo novo = new GravadorEmGrupo(gravacao, ensaio, observador, propriedades);
     novo.start();
     return novo;
   }

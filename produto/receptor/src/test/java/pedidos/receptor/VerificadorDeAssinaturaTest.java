@@ -196,6 +196,6 @@ class VerificadorDeAssinaturaTest {
         assinatura,
         SEM_LIMITE,
         new Ops("", ""),
-        new ReceptorProperties.Aquecimento(0, Duration.ofSeconds(1)));
+        new ReceptorProperties.Aquecimento(0, Duration.ofSeconds(1), Duration.ZERO, false));
   }
 }

@@ -63,6 +63,7 @@ final class SistemaDoTeste implements AutoCloseable {
             .ambiente(Servico.APLICADOR, "APLICADOR_VARREDURA_INTERVALO", "1s")
             // The warm-up's seconds of CPU are for latency these tests do not measure.
             .ambiente(Servico.RECEPTOR, "RECEPTOR_AQUECIMENTO_REQUISICOES", "500")
+            .ambiente(Servico.RECEPTOR, "RECEPTOR_AQUECIMENTO_ESPERA_DO_JIT", "0s")
             .construir();
     this.receptor = sistema.receptor();
     this.aplicador = sistema.aplicador();
