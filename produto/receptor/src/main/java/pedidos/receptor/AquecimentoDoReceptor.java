@@ -172,10 +172,11 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
   }
 
   /**
-   * Waits, sending nothing more, until the JIT has compiled what the requests made hot: C2's one
-   * thread on a small machine ends the requests with a backlog of compilations that would otherwise
-   * run during the first seconds of real deliveries and take half the receptor's CPU then
-   * (docs/ARRANQUE.md). Quiet is two intervals in a row with almost no compiling finished.
+   * Waits, sending nothing more, until the JIT has compiled what the round made hot, so that the
+   * next round, and then the first deliveries, run that code instead of queueing behind it: with C2
+   * at nice 19 ({@link CompiladorEmSegundoPlano}) the compiler falls behind the requests whenever
+   * the machine is busy, as it is while every service starts (docs/ARRANQUE.md). Quiet is two
+   * intervals in a row with almost no compiling finished.
    *
    * @return the milliseconds of compiling the JIT reported while waiting
    */
