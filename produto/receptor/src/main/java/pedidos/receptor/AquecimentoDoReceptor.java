@@ -64,7 +64,6 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
   private final Environment ambiente;
   private final Clock relogio;
   private final AtomicInteger feitas = new AtomicInteger();
-  private volatile long compilacaoMs;
   private volatile Health saude = Health.outOfService().build();
 
   AquecimentoDoReceptor(
@@ -119,6 +118,7 @@ final class AquecimentoDoReceptor implements ApplicationRunner, HealthIndicator 
             .build();
     String prefixo = "aquecimento-" + UUID.randomUUID() + "-";
     ExecutorService executor = Executors.newFixedThreadPool(LINHAS);
+    long compilacaoMs = 0;
     try {
       long esperando = 0;
       int porRodada = (aquecimento.requisicoes() + RODADAS - 1) / RODADAS;
