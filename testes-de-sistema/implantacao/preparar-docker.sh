@@ -3,13 +3,13 @@
 # `mvn -B verify`, and it does nothing that is already done:
 #   1. Debian's docker.io (engine 20.10), docker-compose (1.29) and debootstrap;
 #   2. a Docker engine: dockerd is started (log in /tmp/dockerd.log) unless one answers;
-#   3. the base image of every Dockerfile here, debian:bookworm-slim. Where a registry can be
+#   3. the base image of every Dockerfile here, debian:trixie-slim. Where a registry can be
 #      reached it is pulled; where none can (this project's machines), it is made from Debian's
-#      own packages, as the official image is: debootstrap --variant=minbase bookworm, imported
+#      own packages, as the official image is: debootstrap --variant=minbase trixie, imported
 #      under the same name. Made once per machine: kept while `docker image inspect` finds it.
 set -euo pipefail
 
-IMAGEM=debian:bookworm-slim
+IMAGEM=debian:trixie-slim
 
 falta=()
 command -v dockerd > /dev/null || falta+=(docker.io)
@@ -41,7 +41,7 @@ if ! "$DOCKER" image inspect "$IMAGEM" > /dev/null 2>&1; then
     echo "making $IMAGEM with debootstrap (about a minute)"
     raiz=$(mktemp -d)
     trap 'rm -rf "$raiz"' EXIT
-    debootstrap --variant=minbase bookworm "$raiz" > /tmp/debootstrap.log 2>&1 || {
+    debootstrap --variant=minbase trixie "$raiz" > /tmp/debootstrap.log 2>&1 || {
       tail -20 /tmp/debootstrap.log >&2
       exit 1
     }

@@ -110,8 +110,9 @@ class ImplantacaoComComposeTest {
    * Issue 13's controls, in containers: the one-shot steps ran and ended well, every service logs
    * in to PostgreSQL with its own role and the receptor's cannot read orders, the broker refuses
    * clients without credentials or with a wrong password and enforces the ACLs, the services run as
-   * a non-root user on a read-only root filesystem with a restart policy, the status page is
-   * published on loopback behind the operators' login, and one relay is active, one standing by.
+   * a non-root user on a read-only root filesystem with a restart policy and the AOT cache their
+   * image trained, the status page is published on loopback behind the operators' login, and one
+   * relay is active, one standing by.
    */
   @Test
   @Order(1)
@@ -142,6 +143,11 @@ class ImplantacaoComComposeTest {
       assertThat(pilha.executar(servico, "touch", "/tmp/escrita").getExitCode())
           .as(servico + " writing its scratch /tmp")
           .isZero();
+      // The JVM (PID 1) runs with the AOT cache the image build trained: it maps the file. A
+      // cache the JVM refuses (other jars or options than the training run's) is not mapped.
+      assertThat(pilha.executar(servico, "cat", "/proc/1/maps").getStdout())
+          .as(servico + " maps its image's AOT cache")
+          .contains("/app/app.aot");
     }
 
     try (Connection dono = conectar()) {

@@ -45,7 +45,7 @@ final class MotorDocker implements ExecutionCondition {
     return ConditionEvaluationResult.disabled(motivo);
   }
 
-  static final String IMAGEM_BASE = "debian:bookworm-slim";
+  static final String IMAGEM_BASE = "debian:trixie-slim";
   private static final String COMO_PREPARAR =
       " (as root, testes-de-sistema/implantacao/preparar-docker.sh installs and starts it; README, \"Deploying\")";
 

@@ -57,7 +57,7 @@ final class PilhaDoCompose implements AutoCloseable {
           "pedidos/receptor:local",
           "pedidos/aplicador:local",
           "pedidos/publicador-outbox:local",
-          "pedidos-substituto/postgres:15",
+          "pedidos-substituto/postgres:17",
           "pedidos-substituto/kafka:4.1.2");
 
   private static final Duration PARTIDA = Duration.ofMinutes(8);
