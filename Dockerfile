@@ -23,8 +23,9 @@ ARG GRUPO=produto
 ARG MODULO
 # The simulator's runnable jar carries a classifier: -exec
 ARG SUFIXO=""
-# Whether to train an AOT cache for the module (below): the simulator, not a service, says no.
-ARG CACHE_AOT=sim
+# A service (a Spring Boot application): extracted, with an AOT cache (below). The simulator,
+# a plain runnable jar without Spring, says no and is copied as it is.
+ARG SERVICO=sim
 ARG VERSAO=0.1.0-SNAPSHOT
 # The JVM options, the same files the local run reads: the services' shared ones
 # (produto/opcoes-da-jvm), then the module's own (the JIT differs between services).
@@ -35,8 +36,12 @@ COPY ${GRUPO}/${MODULO}/target/${MODULO}-${VERSAO}${SUFIXO}.jar /tmp/app.jar
 # jar's nested jars are read through Spring Boot's own class loader, and a service started from
 # the extracted jar took a quarter less CPU to start (docs/ARRANQUE.md). `java -jar /app/app.jar`
 # runs it as before.
-RUN java -Djarmode=tools -jar /tmp/app.jar extract --destination /app/x \
- && mv /app/x/lib /app/lib && mv /app/x/*.jar /app/app.jar && rm -rf /app/x /tmp/app.jar
+RUN if [ "$SERVICO" = sim ]; then \
+      java -Djarmode=tools -jar /tmp/app.jar extract --destination /app/x \
+      && mv /app/x/lib /app/lib && mv /app/x/*.jar /app/app.jar && rm -rf /app/x /tmp/app.jar; \
+    else \
+      mv /tmp/app.jar /app/app.jar; \
+    fi
 # The AOT cache (JEP 483/514/515): the classes a start loads and links, and their profiles, from a
 # training run here, mapped by every start of the container; it halves a service's start
 # (docs/ARRANQUE.md, "The AOT cache in the images"). The training run starts the service up to the
@@ -46,7 +51,7 @@ RUN java -Djarmode=tools -jar /tmp/app.jar extract --destination /app/x \
 # and address are the ENV's below (the relay refuses an address without a port). The JVM checks
 # the cache against the jars and options it is started with and runs without it if they differ.
 # /app/opcoes-do-cache holds the option that maps it, or nothing.
-RUN if [ "$CACHE_AOT" = sim ]; then \
+RUN if [ "$SERVICO" = sim ]; then \
       env LOJA_WEBHOOK_SECRET=treino-da-imagem-nao-e-um-segredo \
           PEDIDOS_KAFKA_ASSINATURA=treino-da-imagem-nao-e-uma-chave \
           PEDIDOS_OPS_USUARIO=treino PEDIDOS_OPS_SENHA=treino-da-imagem-nao-e-senha \

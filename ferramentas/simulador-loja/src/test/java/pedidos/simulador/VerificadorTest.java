@@ -51,6 +51,39 @@ class VerificadorTest {
     }
   }
 
+  /**
+   * An applier killed between reading a page of the orders API and committing it never stored what
+   * that page served; its next round, from the kept cursor, stored each order's later view. The
+   * view served only to the dead round is neither lost nor part of the expected state; a served
+   * view that nothing later replaced is reported missing.
+   */
+  @Test
+  void umaVistaServidaAntesDeUmaMaisNovaGuardadaNaoFaltaMasUmaSemSucessoraFalta() throws Exception {
+    Cenario cenario = montar(true);
+    PedidoGerado comVistaMorta = cenario.pedidos().get(3);
+    VistaDoPedido morta = VistaDoPedido.de(comVistaMorta, comVistaMorta.eventos().get(0));
+    assertThat(morta.instante()).isBefore(comVistaMorta.ultimo().ocorridoEm());
+    cenario.vistas().registrar(List.of(morta));
+    try (var separacao = separacao(cenario)) {
+      Relatorio comSucessora =
+          verificador(cenario, separacao, true).verificar(null, Duration.ofSeconds(30), n -> {});
+
+      assertThat(comSucessora.divergencias()).isEmpty();
+
+      PedidoGerado semSucessora = cenario.pedidos().get(11);
+      String ultimaVista = VistaDoPedido.de(semSucessora, semSucessora.ultimo()).eventoId();
+      cenario
+          .banco()
+          .executar("DELETE FROM webhook_eventos WHERE evento_id = '" + ultimaVista + "'");
+      Relatorio faltando =
+          verificador(cenario, separacao, true).verificar(null, Duration.ZERO, n -> {});
+
+      assertThat(faltando.divergencias())
+          .contains("API view served but not stored: " + ultimaVista)
+          .noneMatch(d -> d.contains(morta.eventoId()));
+    }
+  }
+
   @Test
   void apontaCadaDivergencia() throws Exception {
     Cenario cenario = montar(true);

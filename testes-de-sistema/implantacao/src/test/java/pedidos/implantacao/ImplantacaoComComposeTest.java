@@ -62,7 +62,8 @@ import pedidos.simulador.Simulacao;
  * read-only filesystems); then the provider simulator through the published webhook port, checked
  * against PostgreSQL and separacao.efeitos; then the aplicador's and the active relay's JVMs killed
  * mid-stream, brought back by the restart policy and the standby with nothing lost; last, Kafka and
- * PostgreSQL recreated ({@code up --force-recreate}) with their topics, offsets and data intact.
+ * PostgreSQL recreated ({@code up --force-recreate}) with their topics, offsets and data intact;
+ * and the simulator's image, behind its profile, built and run.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -393,6 +394,21 @@ class ImplantacaoComComposeTest {
       assertThat(pilha.saudavel(servico)).as(servico + " healthy at the end").isTrue();
     }
     medir("recreation and a simulation after it");
+  }
+
+  /**
+   * The simulator's compose service (profile "simulador") builds from the same Dockerfile as the
+   * services, as a plain jar without an AOT cache, and its jar runs in it: given a flag it does not
+   * know, it says so and prints its usage.
+   */
+  @Test
+  @Order(5)
+  void aImagemDoSimuladorConstroiERoda() {
+    PilhaDoCompose.Saida simulador = pilha.simuladorDaImagem();
+    assertThat(simulador.texto())
+        .as(simulador.toString())
+        .contains("unknown flag --sem-tal", "usage: java -jar simulador-loja.jar");
+    medir("the simulator's image built and run");
   }
 
   private Simulacao simulacao(String prefixo, long semente, int pedidos, double taxa) {

@@ -57,6 +57,7 @@ final class PilhaDoCompose implements AutoCloseable {
           "pedidos/receptor:local",
           "pedidos/aplicador:local",
           "pedidos/publicador-outbox:local",
+          "pedidos/simulador-loja:local",
           "pedidos-substituto/postgres:17",
           "pedidos-substituto/kafka:4.1.2");
 
@@ -267,14 +268,54 @@ final class PilhaDoCompose implements AutoCloseable {
    * names follow the new containers' addresses.
    */
   void recriar(String... servicos) {
-    List<String> comando =
-        new ArrayList<>(List.of(COMPOSE, "up", "-d", "--force-recreate", "--no-deps"));
-    comando.addAll(List.of(servicos));
+    List<String> argumentos = new ArrayList<>(List.of("up", "-d", "--force-recreate", "--no-deps"));
+    argumentos.addAll(List.of(servicos));
+    Saida recriacao = compose("recriar", argumentos);
+    if (recriacao.codigo() != 0) {
+      throw new IllegalStateException(recriacao.toString());
+    }
+    registrarNomes();
+  }
+
+  /**
+   * The simulator's image, behind the "simulador" profile, built by compose from the root
+   * Dockerfile and run by its own entrypoint with one flag more, which it refuses: what it prints
+   * (its usage) shows its jar starts in that image. Not the stack's services: no dependency is
+   * started.
+   */
+  Saida simuladorDaImagem() {
+    Saida construcao =
+        compose("simulador", List.of("--profile", "simulador", "build", "simulador"));
+    if (construcao.codigo() != 0) {
+      throw new IllegalStateException(construcao.toString());
+    }
+    return compose(
+        "simulador",
+        List.of(
+            "--profile", "simulador", "run", "--rm", "-T", "--no-deps", "simulador", "--sem-tal"));
+  }
+
+  /** What a docker-compose command printed (stdout and stderr) and its exit code. */
+  record Saida(String comando, int codigo, String texto) {
+    @Override
+    public String toString() {
+      return comando + " exited " + codigo + ":\n" + texto;
+    }
+  }
+
+  /**
+   * {@code docker-compose <argumentos>} on this stack (its project, files and variables), as the
+   * operator's shell would run it; its output also in target/compose-logs/{log}.log.
+   */
+  private Saida compose(String log, List<String> argumentos) {
+    List<String> comando = new ArrayList<>(List.of(COMPOSE));
+    comando.addAll(argumentos);
+    Path arquivo = logs.resolve(log + ".log");
     ProcessBuilder processo =
         new ProcessBuilder(comando)
             .directory(raiz.toFile())
             .redirectErrorStream(true)
-            .redirectOutput(logs.resolve("recriar.log").toFile());
+            .redirectOutput(ProcessBuilder.Redirect.appendTo(arquivo.toFile()));
     processo.environment().putAll(ambiente);
     processo.environment().put("COMPOSE_PROJECT_NAME", projeto);
     // The engine Testcontainers found, as its own docker-compose calls are told.
@@ -290,26 +331,22 @@ final class PilhaDoCompose implements AutoCloseable {
             arquivos.stream().map(File::getAbsolutePath).collect(Collectors.joining(":")));
     try {
       Files.createDirectories(logs);
+      long antes = Files.exists(arquivo) ? Files.size(arquivo) : 0;
       Process executando = processo.start();
       if (!executando.waitFor(5, TimeUnit.MINUTES)) {
         executando.destroyForcibly();
         throw new IllegalStateException(String.join(" ", comando) + " did not end in 5 minutes");
       }
-      if (executando.exitValue() != 0) {
-        throw new IllegalStateException(
-            String.join(" ", comando)
-                + " exited "
-                + executando.exitValue()
-                + ":\n"
-                + Files.readString(logs.resolve("recriar.log")));
-      }
+      byte[] tudo = Files.readAllBytes(arquivo);
+      String texto =
+          new String(tudo, (int) antes, tudo.length - (int) antes, StandardCharsets.UTF_8);
+      return new Saida(String.join(" ", comando), executando.exitValue(), texto);
     } catch (IOException e) {
       throw new UncheckedIOException(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);
     }
-    registrarNomes();
   }
 
   /** Every container's log so far, under target/compose-logs/{fase}/. */
