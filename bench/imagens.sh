@@ -95,7 +95,7 @@ nome() {
       linhas=$(awk -v m="$m" -v v="$v" '$1 == m && $2 == v' "$RESULTADOS")
       parede=$(awk '{print $3}' <<< "$linhas")
       cpu=$(awk '{printf "%.2f\n", $4 + $5}' <<< "$linhas")
-      printf '| %s | %s | %.2f (%s-%s) | %.2f (%s-%s) |\n' "$m" "$(nome "$v")" \
+      printf '| %s | %s | %.2f (%.2f-%.2f) | %.2f (%.2f-%.2f) |\n' "$m" "$(nome "$v")" \
         "$(mediana <<< "$parede")" "$(sort -n <<< "$parede" | head -1)" "$(sort -n <<< "$parede" | tail -1)" \
         "$(mediana <<< "$cpu")" "$(sort -n <<< "$cpu" | head -1)" "$(sort -n <<< "$cpu" | tail -1)"
     done
