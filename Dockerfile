@@ -23,8 +23,8 @@ ARG GRUPO=produto
 ARG MODULO
 # The simulator's runnable jar carries a classifier: -exec
 ARG SUFIXO=""
-# A service (a Spring Boot application): extracted, with an AOT cache (below). The simulator,
-# a plain runnable jar without Spring, says no and is copied as it is.
+# A service (a Spring Boot application), sim: extracted, with an AOT cache (below). The
+# simulator, a plain runnable jar without Spring, is nao: copied as it is.
 ARG SERVICO=sim
 ARG VERSAO=0.1.0-SNAPSHOT
 # The JVM options, the same files the local run reads: the services' shared ones
@@ -36,32 +36,38 @@ COPY ${GRUPO}/${MODULO}/target/${MODULO}-${VERSAO}${SUFIXO}.jar /tmp/app.jar
 # jar's nested jars are read through Spring Boot's own class loader, and a service started from
 # the extracted jar took a quarter less CPU to start (docs/ARRANQUE.md). `java -jar /app/app.jar`
 # runs it as before.
-RUN if [ "$SERVICO" = sim ]; then \
+RUN case "$SERVICO" in \
+      sim|nao) ;; \
+      *) echo "SERVICO is sim or nao, not '$SERVICO'" >&2; exit 1 ;; \
+    esac \
+ && if [ "$SERVICO" = sim ]; then \
       java -Djarmode=tools -jar /tmp/app.jar extract --destination /app/x \
       && mv /app/x/lib /app/lib && mv /app/x/*.jar /app/app.jar && rm -rf /app/x /tmp/app.jar; \
     else \
       mv /tmp/app.jar /app/app.jar; \
     fi
 # The AOT cache (JEP 483/514/515): the classes a start loads and links, and their profiles, from a
-# training run here, mapped by every start of the container; it halves a service's start
-# (docs/ARRANQUE.md, "The AOT cache in the images"). The training run starts the service up to the
-# refresh of its context (every bean made, nothing started: no database, broker or port needed)
-# with the JVM options the container runs with. The settings it needs are throw-away values given
-# on this line only, never as ENV, so they cannot reach a running container; its management port
-# and address are the ENV's below (the relay refuses an address without a port). The JVM checks
-# the cache against the jars and options it is started with and runs without it if they differ.
-# /app/opcoes-do-cache holds the option that maps it, or nothing.
+# training run here, mapped by every start of the container; it halves the receptor's and the
+# relay's start and takes a third off the aplicador's (docs/ARRANQUE.md). The training
+# run starts the service up to the refresh of its context (every bean made, nothing started: no
+# database, broker or port needed) with the JVM options the container runs with. The settings it
+# needs are throw-away values given on this line only, never as ENV, so they cannot reach a running
+# container; its management port and address are the ENV's below (the relay refuses an address
+# without a port). The JVM checks the cache against the jars and options it is started with and
+# runs without it if they differ; among them compressed object pointers, which a heap of 32 GB or
+# more turns off, so the training run sizes its heap for the compose file's memory limit (MaxRAM),
+# not for the build machine's RAM. /app/opcoes-do-cache holds the option that maps it, or nothing.
 RUN if [ "$SERVICO" = sim ]; then \
       env LOJA_WEBHOOK_SECRET=treino-da-imagem-nao-e-um-segredo \
           PEDIDOS_KAFKA_ASSINATURA=treino-da-imagem-nao-e-uma-chave \
           PEDIDOS_OPS_USUARIO=treino PEDIDOS_OPS_SENHA=treino-da-imagem-nao-e-senha \
           MANAGEMENT_SERVER_PORT=9000 MANAGEMENT_SERVER_ADDRESS=127.0.0.1 \
-        java @/app/opcoes-da-jvm @/app/opcoes-do-modulo -XX:MaxRAMPercentage=75 \
+        java @/app/opcoes-da-jvm @/app/opcoes-do-modulo -XX:MaxRAMPercentage=75 -XX:MaxRAM=768m \
           -XX:AOTCacheOutput=/app/app.aot -Xlog:aot=error,cds=error \
           -Dspring.context.exit=onRefresh -jar /app/app.jar --spring.flyway.enabled=false \
           > /tmp/treino.log 2>&1 \
       || { cat /tmp/treino.log; exit 1; }; \
-      rm -rf /tmp/treino.log /tmp/tomcat.* /tmp/hsperfdata_*; \
+      rm -rf /tmp/treino.log /tmp/tomcat* /tmp/hsperfdata_*; \
       test -s /app/app.aot || { echo "the training run made no AOT cache" >&2; exit 1; }; \
       echo "-XX:AOTCache=/app/app.aot" > /app/opcoes-do-cache; \
     else \

@@ -39,20 +39,29 @@ construir() { # dockerfile tag module
   DOCKER_BUILDKIT=0 "$DOCKER" build -q -f "$1" --build-arg MODULO="$3" -t "$2" . > /dev/null
 }
 
-# The image's own ENTRYPOINT, with the exit at refresh before -jar and, for "sem", without the
-# option file that maps the cache.
+# The image's own ENTRYPOINT, with the exit at refresh before -jar; for "com", with the cache
+# required (-XX:AOTMode=on: a cache the JVM refuses fails the run instead of being measured as one),
+# for "sem" without the option file that maps it.
 comando() { # image variant
   local ponto
   ponto=$("$DOCKER" image inspect -f '{{range .Config.Entrypoint}}{{.}} {{end}}' "$1")
   ponto=${ponto/ -jar / -Dspring.context.exit=onRefresh -jar }
-  [ "$2" != sem ] || ponto=${ponto/ @\/app\/opcoes-do-cache/}
+  case $2 in
+    com) ponto=${ponto/ @\/app\/opcoes-do-cache/ @\/app\/opcoes-do-cache -XX:AOTMode=on} ;;
+    sem) ponto=${ponto/ @\/app\/opcoes-do-cache/} ;;
+  esac
   echo "$ponto --spring.flyway.enabled=false"
 }
 
-medir() { # image variant -> "wall user sys"
-  "$DOCKER" run --rm --read-only --tmpfs /tmp -m 768m "${AMBIENTE[@]}" --entrypoint bash "$1" \
-    -c "TIMEFORMAT='%R %U %S'; time ( $(comando "$1" "$2") > /tmp/saida 2>&1 || { cat /tmp/saida >&2; exit 1; } )" 2>&1 |
-    tail -1
+medir() { # image variant -> "wall user sys"; the JVM's output in $TRABALHO/ultima.log
+  if ! "$DOCKER" run --rm --read-only --tmpfs /tmp -m 768m "${AMBIENTE[@]}" --entrypoint bash "$1" \
+    -c "TIMEFORMAT='%R %U %S'; time ( $(comando "$1" "$2") > /tmp/saida 2>&1 || { cat /tmp/saida >&2; exit 1; } )" \
+    > "$TRABALHO/ultima.log" 2>&1; then
+    log "$1 ($2) failed:"
+    cat "$TRABALHO/ultima.log" >&2
+    return 1
+  fi
+  tail -1 "$TRABALHO/ultima.log"
 }
 
 VARIANTES=(atual:com atual:sem)

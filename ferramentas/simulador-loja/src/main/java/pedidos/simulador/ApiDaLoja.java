@@ -170,7 +170,7 @@ final class ApiDaLoja implements AutoCloseable {
       pagina.add(vista);
     }
     // Recorded before answering: what the client may have received is never missing here.
-    servidas.registrar(pagina);
+    servidas.registrar(desde, pagina);
     String proxima = haMais ? Posicao.de(pagina.get(pagina.size() - 1)).token() : null;
     responder(troca, 200, formato.pagina(pagina, proxima));
   }

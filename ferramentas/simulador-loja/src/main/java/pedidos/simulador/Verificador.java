@@ -28,7 +28,8 @@ import pedidos.simulador.FotoDoBanco.LinhaDoOutbox;
  * <p>The expected state of an order is the domain's canonical fold over what the system was told:
  * the webhook events it acknowledged (a 2xx means stored), the unacknowledged ones its inbox holds
  * anyway (the answer was lost, not the event), and every view the orders API served (the applier
- * stores each as a fact). The rules are the domain's; nothing here re-implements them.
+ * stores each as a fact) but those served only to a round that died before storing them (see {@code
+ * superada}). The rules are the domain's; nothing here re-implements them.
  */
 final class Verificador {
 
@@ -99,15 +100,19 @@ final class Verificador {
   }
 
   /**
-   * Whether a view the API served was never stored because a later view of the same order was: an
-   * applier that dies between reading a page and committing it keeps its cursor, and its next round
-   * reads every order from there again, as it is then. A view served only to the dead round was
-   * never a fact of the system, so it is not part of the expected state either.
+   * Whether a view the API served was never stored because a later view of the same order was, read
+   * by a round that started at or before it: an applier that dies between reading a page and
+   * committing it keeps its cursor, and its next round reads every order from there again, as it is
+   * then. A view served only to the dead round was never a fact of the system, so it is not part of
+   * the expected state either. A view the cursor moved past without storing it is not excused:
+   * every later round starts after it.
    */
-  private static boolean superada(
+  private boolean superada(
       VistaDoPedido vista, List<VistaDoPedido> doMesmoPedido, Set<String> noInbox) {
     for (VistaDoPedido outra : doMesmoPedido) {
-      if (outra.instante().isAfter(vista.instante()) && noInbox.contains(outra.eventoId())) {
+      if (outra.instante().isAfter(vista.instante())
+          && noInbox.contains(outra.eventoId())
+          && vistas.servidaDesde(outra.eventoId(), vista.instante())) {
         return true;
       }
     }

@@ -54,32 +54,56 @@ class VerificadorTest {
   /**
    * An applier killed between reading a page of the orders API and committing it never stored what
    * that page served; its next round, from the kept cursor, stored each order's later view. The
-   * view served only to the dead round is neither lost nor part of the expected state; a served
-   * view that nothing later replaced is reported missing.
+   * view served only to the dead round is neither lost nor part of the expected state. A served
+   * view that nothing later replaced is reported missing, and so is one replaced only by rounds
+   * whose cursor had already passed it (a cursor moved past a view that was never stored).
    */
   @Test
-  void umaVistaServidaAntesDeUmaMaisNovaGuardadaNaoFaltaMasUmaSemSucessoraFalta() throws Exception {
+  void umaVistaServidaAUmaRodadaMortaEDepoisSuperadaNaoFaltaMasUmaPuladaFalta() throws Exception {
     Cenario cenario = montar(true);
     PedidoGerado comVistaMorta = cenario.pedidos().get(3);
     VistaDoPedido morta = VistaDoPedido.de(comVistaMorta, comVistaMorta.eventos().get(0));
     assertThat(morta.instante()).isBefore(comVistaMorta.ultimo().ocorridoEm());
-    cenario.vistas().registrar(List.of(morta));
+    cenario.vistas().registrar(INICIO, List.of(morta));
     try (var separacao = separacao(cenario)) {
       Relatorio comSucessora =
           verificador(cenario, separacao, true).verificar(null, Duration.ofSeconds(30), n -> {});
 
       assertThat(comSucessora.divergencias()).isEmpty();
 
+      // The same views, but order 5's first view served at the start and its last one only to
+      // rounds from after the first: the cursor passed the first view, which was never stored.
+      PedidoGerado pulado = cenario.pedidos().get(5);
+      VistaDoPedido naoGuardada = VistaDoPedido.de(pulado, pulado.eventos().get(0));
+      VistaDoPedido ultimaDoPulado = VistaDoPedido.de(pulado, pulado.ultimo());
+      assertThat(naoGuardada.instante()).isBefore(ultimaDoPulado.instante());
+      var vistas = new VistasServidas();
+      for (VistaDoPedido vista : cenario.vistas().todas()) {
+        if (!vista.pedidoId().equals(pulado.id())) {
+          vistas.registrar(INICIO, List.of(vista));
+        }
+      }
+      vistas.registrar(INICIO, List.of(naoGuardada));
+      vistas.registrar(naoGuardada.instante().plusMillis(1), List.of(ultimaDoPulado));
       PedidoGerado semSucessora = cenario.pedidos().get(11);
       String ultimaVista = VistaDoPedido.de(semSucessora, semSucessora.ultimo()).eventoId();
       cenario
           .banco()
           .executar("DELETE FROM webhook_eventos WHERE evento_id = '" + ultimaVista + "'");
+      Cenario comPulo =
+          new Cenario(
+              cenario.pedidos(),
+              cenario.plano(),
+              cenario.registro(),
+              vistas,
+              cenario.banco(),
+              cenario.topico());
       Relatorio faltando =
-          verificador(cenario, separacao, true).verificar(null, Duration.ZERO, n -> {});
+          verificador(comPulo, separacao, true).verificar(null, Duration.ZERO, n -> {});
 
       assertThat(faltando.divergencias())
           .contains("API view served but not stored: " + ultimaVista)
+          .contains("API view served but not stored: " + naoGuardada.eventoId())
           .noneMatch(d -> d.contains(morta.eventoId()));
     }
   }
@@ -224,7 +248,7 @@ class VerificadorTest {
       if (reconciliar) {
         for (PedidoGerado pedido : pedidos) {
           VistaDoPedido vista = VistaDoPedido.de(pedido, pedido.ultimo());
-          vistas.registrar(List.of(vista));
+          vistas.registrar(INICIO, List.of(vista));
           sistema.receber(pedido.id(), "api.order", "{}", vista.fato());
         }
       }

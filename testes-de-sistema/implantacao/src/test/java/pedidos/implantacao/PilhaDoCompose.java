@@ -279,9 +279,9 @@ final class PilhaDoCompose implements AutoCloseable {
 
   /**
    * The simulator's image, behind the "simulador" profile, built by compose from the root
-   * Dockerfile and run by its own entrypoint with one flag more, which it refuses: what it prints
-   * (its usage) shows its jar starts in that image. Not the stack's services: no dependency is
-   * started.
+   * Dockerfile and run as the compose file runs it (its entrypoint there: {@code java -jar} and the
+   * simulator's flags) with one flag more, which it refuses: what it prints (its usage) shows its
+   * jar starts in that image. No dependency is started.
    */
   Saida simuladorDaImagem() {
     Saida construcao =
@@ -333,9 +333,13 @@ final class PilhaDoCompose implements AutoCloseable {
       Files.createDirectories(logs);
       long antes = Files.exists(arquivo) ? Files.size(arquivo) : 0;
       Process executando = processo.start();
-      if (!executando.waitFor(5, TimeUnit.MINUTES)) {
+      try {
+        if (!executando.waitFor(5, TimeUnit.MINUTES)) {
+          throw new IllegalStateException(String.join(" ", comando) + " did not end in 5 minutes");
+        }
+      } finally {
+        // Its containers are the project's: down -v removes them at close.
         executando.destroyForcibly();
-        throw new IllegalStateException(String.join(" ", comando) + " did not end in 5 minutes");
       }
       byte[] tudo = Files.readAllBytes(arquivo);
       String texto =
