@@ -47,8 +47,8 @@ RUN case "$SERVICO" in \
       mv /tmp/app.jar /app/app.jar; \
     fi
 # The AOT cache (JEP 483/514/515): the classes a start loads and links, and their profiles, from a
-# training run here, mapped by every start of the container; it halves the receptor's and the
-# relay's start and takes a third off the aplicador's (docs/ARRANQUE.md). The training
+# training run here, mapped by every start of the container: the receptor's start takes half the
+# time, the relay's and the aplicador's 30-47 % less (docs/ARRANQUE.md). The training
 # run starts the service up to the refresh of its context (every bean made, nothing started: no
 # database, broker or port needed) with the JVM options the container runs with. The settings it
 # needs are throw-away values given on this line only, never as ENV, so they cannot reach a running
