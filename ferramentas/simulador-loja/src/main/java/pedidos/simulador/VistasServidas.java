@@ -41,10 +41,6 @@ final class VistasServidas {
     return todas;
   }
 
-  boolean contem(String eventoId) {
-    return porEventoId.containsKey(eventoId);
-  }
-
   /**
    * Whether a round whose cursor had not passed {@code instante} was served this view: it read from
    * at or before that point.

@@ -14,10 +14,6 @@ final class Pendente {
   private final boolean ensaio;
   private final CompletableFuture<Desfecho> desfecho = new CompletableFuture<>();
 
-  Pendente(EventoRecebido evento) {
-    this(evento, false);
-  }
-
   /**
    * @param ensaio a warm-up's made-up event ({@link EnsaioDaGravacao}): written by the same code,
    *     in a transaction that is rolled back
