@@ -247,6 +247,7 @@ public final class PostgresLocal implements AutoCloseable {
             // A stalled slot must not fill the disk.
             .setServerConfig("max_slot_wal_keep_size", "1GB")
             .setServerConfig("max_connections", "300");
+    ClientesSilenciosos.PARAMETROS.forEach(configuracao::setServerConfig);
     parametros.forEach(configuracao::setServerConfig);
     return configuracao;
   }

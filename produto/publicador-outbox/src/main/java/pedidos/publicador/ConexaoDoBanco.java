@@ -54,6 +54,20 @@ record ConexaoDoBanco(
     return propriedadesDoDriver(usuario, senha, aplicacao, socket, comando);
   }
 
+  /**
+   * {@link #propriedadesDoDriver(String, Duration, Duration)} for a session the server must end
+   * once it has been idle for {@code ociosa}: the lease's, whose holder proves it is alive by
+   * running a statement more often than that.
+   */
+  Properties propriedadesDoDriver(
+      String aplicacao, Duration socket, Duration comando, Duration ociosa) {
+    Properties propriedades = propriedadesDoDriver(aplicacao, socket, comando);
+    propriedades.setProperty(
+        "options",
+        propriedades.getProperty("options") + " -c idle_session_timeout=" + ociosa.toMillis());
+    return propriedades;
+  }
+
   /** {@link #propriedadesDoDriver(String, Duration, Duration)} for the given credentials. */
   static Properties propriedadesDoDriver(
       String usuario, String senha, String aplicacao, Duration socket, Duration comando) {
@@ -68,9 +82,22 @@ record ConexaoDoBanco(
     // Keepalive probes find a dead peer on an idle connection, where no read is waiting to time
     // out (how soon depends on the OS's tcp_keepalive_* settings).
     propriedades.setProperty("tcpKeepAlive", "true");
-    propriedades.setProperty("options", "-c statement_timeout=" + comando.toMillis());
+    // A backend whose client vanished mid-transaction (a partition, a frozen NAT entry) is ended by
+    // the server, and its locks with it; no transaction of the relay idles for more than a few ms.
+    propriedades.setProperty(
+        "options",
+        "-c statement_timeout="
+            + comando.toMillis()
+            + " -c idle_in_transaction_session_timeout="
+            + TRANSACAO_OCIOSA.toMillis());
     return propriedades;
   }
+
+  /**
+   * {@code idle_in_transaction_session_timeout} of every session of the relay's (the pool's too,
+   * application.properties): the longest a silent client's transaction keeps its locks.
+   */
+  static final Duration TRANSACAO_OCIOSA = Duration.ofSeconds(10);
 
   /** The longest wait to open a connection, for every connection of the relay. */
   static final Duration ESPERA_DA_CONEXAO = Duration.ofSeconds(5);

@@ -13,6 +13,9 @@ class ConfiguracaoDoDebezium {
   static final String ACAO_DO_HEARTBEAT =
       "SELECT pg_logical_emit_message(false, 'heartbeat', now()::varchar)";
 
+  /** The driver's socket timeout on Debezium's connections. */
+  static final java.time.Duration ESPERA_DO_SOCKET = java.time.Duration.ofSeconds(20);
+
   private final PublicadorProperties propriedades;
   private final ConexaoDoBanco banco;
 
@@ -50,19 +53,25 @@ class ConfiguracaoDoDebezium {
     // driver through database.*. Connect and keepalive as everywhere. The socket timeout is safe on
     // the replication stream: while it idles, the driver only peeks for pending data (with a 1 ms
     // timeout of its own) and never blocks on a read; it bounds the reads that do block (a message
-    // half received, the answer to closing the stream). It is set above Debezium's slot-creation
-    // timeout (create.slot.command.timeout, 90 s), which may legitimately wait that long for older
-    // transactions to end. A silent failover is noticed sooner by the lease: its connection is
-    // checked every publicador.trava.intervalo with a 2 s limit, and the engine is stopped the
-    // moment it fails.
+    // half received, the answer to closing the stream). Closing a stream whose network went silent
+    // is the slow step of stopping an engine that lost its lease, so the bound is short: 20 s. The
+    // one legitimate long wait, creating the slot (it waits for the transactions then open, each
+    // of this system's bounded by idle_in_transaction_session_timeout and statement_timeout), only
+    // happens at the first start; cut short, it fails the engine and the supervisor's back-off
+    // tries again.
     p.setProperty(
         "database.connectTimeout", Long.toString(ConexaoDoBanco.ESPERA_DA_CONEXAO.toSeconds()));
-    p.setProperty("database.socketTimeout", "120");
+    p.setProperty("database.socketTimeout", Long.toString(ESPERA_DO_SOCKET.toSeconds()));
     p.setProperty("database.tcpKeepAlive", "true");
-    // statement_timeout only on the JDBC connection (the heartbeat's logical message, slot and
-    // schema queries): initial statements never run on the replication connection, where a timeout
-    // could cancel START_REPLICATION itself. Debezium raises it around slot creation by itself.
-    p.setProperty("database.initial.statements", "SET statement_timeout = 30000");
+    // Only on the JDBC connection (the heartbeat's logical message, slot and schema queries):
+    // initial statements never run on the replication connection, where a statement timeout could
+    // cancel START_REPLICATION itself; a walsender whose client went silent is ended by the
+    // server's wal_sender_timeout, or at once by the next holder of the lease. Debezium raises the
+    // statement timeout around slot creation by itself.
+    p.setProperty(
+        "database.initial.statements",
+        "SET statement_timeout = 30000;SET idle_in_transaction_session_timeout = "
+            + ConexaoDoBanco.TRANSACAO_OCIOSA.toMillis());
 
     p.setProperty("plugin.name", "pgoutput");
     p.setProperty("slot.name", propriedades.slot());

@@ -35,6 +35,7 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
   private final RegistroDeEnvios registro;
   private final RegistroDeMortos mortos;
   private final BooleanSupplier parando;
+  private final BooleanSupplier vigente;
   private final Clock clock;
   // One instance per engine run: the first rows of a run say how long a start kept them waiting.
   private boolean primeirasLinhas = true;
@@ -45,12 +46,14 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       RegistroDeEnvios registro,
       RegistroDeMortos mortos,
       BooleanSupplier parando,
+      BooleanSupplier vigente,
       Clock clock) {
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
     this.mortos = mortos;
     this.parando = parando;
+    this.vigente = vigente;
     this.clock = clock;
   }
 
@@ -59,6 +62,12 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       List<ChangeEvent<String, String>> mudancas,
       DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
       throws InterruptedException {
+    if (!podeEnviar()) {
+      // The fence: an engine being stopped, or whose lease was not proven lately (another relay
+      // may hold it by now), sends nothing; the batch comes again to whoever streams next.
+      throw new FalhaAoPublicarException(
+          "not sending a batch: the engine is stopping or its lease was not proven lately", null);
+    }
     Instant chegada = clock.instant();
     List<Mensagem> mensagens = new ArrayList<>(mudancas.size());
     List<Morto> ilegiveis = new ArrayList<>();
@@ -78,7 +87,7 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       mensagem.ifPresent(mensagens::add);
     }
     Instant convertidas = primeirasLinhas ? clock.instant() : null;
-    List<Morto> recusadas = enviador.enviarTodas(mensagens, Via.CDC, parando);
+    List<Morto> recusadas = enviador.enviarTodas(mensagens, Via.CDC, () -> !podeEnviar());
     if (primeirasLinhas && !mensagens.isEmpty()) {
       primeirasLinhas = false;
       registrarPrimeirasLinhas(mensagens, chegada, convertidas);
@@ -99,6 +108,10 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       committer.markProcessed(mudanca);
     }
     committer.markBatchFinished();
+  }
+
+  private boolean podeEnviar() {
+    return !parando.getAsBoolean() && vigente.getAsBoolean();
   }
 
   /** Where a start's first rows waited: before they reached the relay, or in sending them. */

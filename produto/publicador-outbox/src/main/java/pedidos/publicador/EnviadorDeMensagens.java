@@ -147,7 +147,7 @@ class EnviadorDeMensagens {
         throw falha(mensagem, "was not acknowledged", e.getCause());
       } catch (TimeoutException e) {
         if (desistir.getAsBoolean()) {
-          throw falha(mensagem, "was abandoned: the relay is stopping", null);
+          throw falha(mensagem, "was abandoned: the relay is stopping or lost its lease", null);
         }
         if (System.nanoTime() - prazo > 0) {
           throw falha(mensagem, "was not acknowledged within " + espera, e);

@@ -23,6 +23,7 @@ class MetricasDoPublicador {
   private final AtomicLong mortosAbertos = new AtomicLong();
   private final Timer atraso;
   private final Counter reinicios;
+  private final Counter travasPerdidas;
   private final AtomicLong pendentes = new AtomicLong();
   private final AtomicLong idadeDoMaisAntigoMs = new AtomicLong();
   private final AtomicLong ativo = new AtomicLong();
@@ -68,6 +69,12 @@ class MetricasDoPublicador {
     reinicios =
         Counter.builder("publicador.motor.reinicios")
             .description("Times the Debezium engine stopped and was restarted")
+            .register(registro);
+    travasPerdidas =
+        Counter.builder("publicador.trava.perdida")
+            .description(
+                "Times this instance lost the lease while relaying (its session went silent or"
+                    + " was ended); it then competes for the lease again")
             .register(registro);
     Gauge.builder("publicador.outbox.pendentes", pendentes, AtomicLong::get)
         .description("Outbox rows not yet acknowledged by Kafka")
@@ -115,6 +122,10 @@ class MetricasDoPublicador {
 
   void reinicioDoMotor() {
     reinicios.increment();
+  }
+
+  void travaPerdida() {
+    travasPerdidas.increment();
   }
 
   void pendencias(long quantidade, Duration idadeDoMaisAntigo) {

@@ -7,6 +7,7 @@ import java.time.Clock;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.BooleanSupplier;
 import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.stereotype.Component;
 
@@ -44,8 +45,9 @@ class MotorDoPublicador {
    * Starts a new engine on a thread of its own.
    *
    * @param aoTransmitir called once the engine polls the stream
+   * @param vigente whether the lease allows sending now; checked before each batch
    */
-  ExecucaoDoMotor iniciar(Runnable aoTransmitir) {
+  ExecucaoDoMotor iniciar(Runnable aoTransmitir, BooleanSupplier vigente) {
     // A fresh producer for every run: after a failure the old one may be stuck on a broker that
     // went away or on a producer id the cluster no longer knows.
     produtores.reset();
@@ -72,7 +74,8 @@ class MotorDoPublicador {
                   }
                 })
             .notifying(
-                new ConsumidorDeMudancas(formato, enviador, registro, mortos, parando::get, clock))
+                new ConsumidorDeMudancas(
+                    formato, enviador, registro, mortos, parando::get, vigente, clock))
             .build();
     Thread linha =
         new Thread(

@@ -59,6 +59,13 @@ class PublicadorHealthIndicator implements HealthIndicator {
         // Dead letters do not make the relay unhealthy (it streams on); they are an ops task, shown
         // here and alerted on through publicador_mortos_abertos.
         .withDetail("mortos", mortos.registrados());
+    if (situacao.travaPerdidaEm() != null) {
+      // A relay that lost the lease stands by and competes for it again: UP as a standby, but an
+      // operator sees that it happened and when.
+      saude
+          .withDetail("perdasDaTrava", situacao.perdasDaTrava())
+          .withDetail("travaPerdidaEm", situacao.travaPerdidaEm());
+    }
     if (situacao.ultimaFalha() != null) {
       saude.withDetail("ultimaFalha", situacao.ultimaFalha());
     }

@@ -165,10 +165,37 @@ record PublicadorProperties(
       @DefaultValue Map<String, String> propriedades) {}
 
   /**
-   * @param intervalo how often a standby tries to take the lease, and how often the active relay
-   *     checks that it still holds it
+   * The lease that makes one relay active ({@link TravaDoPublicador}).
+   *
+   * @param intervalo how often a standby tries to take the lease, and how often the holder proves
+   *     it is alive (its heartbeat)
+   * @param validade the lease's time to live: the server ends the holder's session once it has been
+   *     silent this long ({@code idle_session_timeout}), which frees the lease for a standby; the
+   *     holder itself stops sending once half of it has passed since its last proof, so the two
+   *     never publish at once. At least four intervals, so that a heartbeat or two may be late.
    */
-  record Trava(@DefaultValue("1s") @NotNull @DurationMin(millis = 1) Duration intervalo) {}
+  record Trava(
+      @DefaultValue("1s") @NotNull @DurationMin(millis = 1) Duration intervalo,
+      @DefaultValue("10s") @NotNull @DurationMin(seconds = 2) Duration validade) {
+
+    Trava {
+      if (intervalo != null
+          && validade != null
+          && intervalo.multipliedBy(4).compareTo(validade) > 0) {
+        throw new IllegalArgumentException(
+            "publicador.trava.validade ("
+                + validade
+                + ") must be at least four times publicador.trava.intervalo ("
+                + intervalo
+                + "): the holder would lose the lease to one late heartbeat");
+      }
+    }
+
+    /** How long after its last proof the holder may still send: half the time to live. */
+    Duration vigencia() {
+      return validade.dividedBy(2);
+    }
+  }
 
   /**
    * Back-off between restarts of a stopped engine: doubles from {@code inicial} to {@code maxima}.

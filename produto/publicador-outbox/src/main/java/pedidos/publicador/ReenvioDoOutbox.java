@@ -111,7 +111,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
   void executar() {
     try {
       atualizarPendencias();
-      if (supervisor.situacao().papel() == Papel.ATIVO) {
+      if (supervisor.podePublicar()) {
         int reenviadas = reenviar();
         if (reenviadas > 0) {
           log.warn("Re-sent {} outbox rows the stream had not delivered", reenviadas);
@@ -173,7 +173,8 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
         return total;
       }
       List<Morto> recusadas =
-          enviador.enviarTodas(lote, Via.REENVIO, () -> !supervisor.isRunning());
+          enviador.enviarTodas(
+              lote, Via.REENVIO, () -> !supervisor.isRunning() || !supervisor.podePublicar());
       mortos.registrar(ilegiveis, Via.REENVIO);
       mortos.registrar(recusadas, Via.REENVIO);
       registro.marcar(

@@ -9,6 +9,8 @@ import java.time.Instant;
  * @param execucoes engines started so far by this instance
  * @param falhas engines that stopped on a failure
  * @param ultimaFalha the last failure's message; null if none
+ * @param perdasDaTrava times this instance lost the lease while relaying
+ * @param travaPerdidaEm when it last did; null if never
  */
 record Situacao(
     Papel papel,
@@ -17,4 +19,6 @@ record Situacao(
     boolean emFalha,
     int execucoes,
     int falhas,
-    String ultimaFalha) {}
+    String ultimaFalha,
+    int perdasDaTrava,
+    Instant travaPerdidaEm) {}

@@ -29,6 +29,11 @@ class SupervisorDoPublicador implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(SupervisorDoPublicador.class);
   // Above the producer's delivery timeout: a batch waiting for a dead Kafka finishes failing first.
   private static final Duration ESPERA_DA_PARADA_DO_MOTOR = Duration.ofSeconds(60);
+  // An engine whose lease is lost sends nothing more, and its one slow step is closing a
+  // replication stream that may have gone silent (bounded by Debezium's socket timeout, 20 s,
+  // ConfiguracaoDoDebezium). Past this the relay competes for the lease anyway; the engine, if it
+  // is still there, can only end (a new holder ends its walsender).
+  private static final Duration ESPERA_DA_PARADA_SEM_TRAVA = Duration.ofSeconds(25);
 
   private final TravaDoPublicador trava;
   private final MotorDoPublicador motor;
@@ -53,6 +58,8 @@ class SupervisorDoPublicador implements SmartLifecycle {
   private volatile boolean emFalha;
   private final AtomicInteger execucoes = new AtomicInteger();
   private final AtomicInteger falhas = new AtomicInteger();
+  private final AtomicInteger perdasDaTrava = new AtomicInteger();
+  private volatile Instant travaPerdidaEm;
 
   SupervisorDoPublicador(
       TravaDoPublicador trava,
@@ -127,7 +134,16 @@ class SupervisorDoPublicador implements SmartLifecycle {
   // Synchronized with tornar(): the engine's thread and the supervisor's both change the state, and
   // a reader must never see the role of one moment with the engine state of another.
   synchronized Situacao situacao() {
-    return new Situacao(papel, estado, desde, emFalha, execucoes.get(), falhas.get(), ultimaFalha);
+    return new Situacao(
+        papel,
+        estado,
+        desde,
+        emFalha,
+        execucoes.get(),
+        falhas.get(),
+        ultimaFalha,
+        perdasDaTrava.get(),
+        travaPerdidaEm);
   }
 
   private void supervisionar(AtomicBoolean parar) {
@@ -188,6 +204,8 @@ class SupervisorDoPublicador implements SmartLifecycle {
     transmitindoDesde = null;
     ExecucaoDoMotor execucao;
     try {
+      // A walsender of an earlier run may still hold the slot (its client gone or still stopping).
+      trava.liberarOSlot();
       topicos.garantir();
       execucao =
           motor.iniciar(
@@ -195,31 +213,51 @@ class SupervisorDoPublicador implements SmartLifecycle {
                 transmitindoDesde = clock.instant();
                 emFalha = false;
                 tornar(Papel.ATIVO, EstadoDoMotor.TRANSMITINDO);
-              });
+              },
+              trava::vigente);
     } catch (RuntimeException e) {
       registrarFalha(e);
       return Desfecho.MOTOR_PAROU;
     }
     execucao.fim().whenComplete((nada, erro) -> acordar());
+    Duration esperaDaParada = ESPERA_DA_PARADA_DO_MOTOR;
     try {
       while (true) {
         if (parar.get() || Thread.currentThread().isInterrupted()) {
           return Desfecho.PARADA_PEDIDA;
         }
+        // The lease first: an engine fenced off by a lost lease ends too, and that is not a failure
+        // of its own.
+        if (!trava.provar()) {
+          // Another instance may take the slot once the server ends the old session: this engine
+          // must go first. It already sends nothing (the fence, ConsumidorDeMudancas).
+          perdasDaTrava.incrementAndGet();
+          travaPerdidaEm = clock.instant();
+          metricas.travaPerdida();
+          log.warn(
+              "Lost the lease of the slot {}: stopping the engine, then competing for the lease"
+                  + " again",
+              propriedades.slot());
+          esperaDaParada = ESPERA_DA_PARADA_SEM_TRAVA;
+          return Desfecho.TRAVA_PERDIDA;
+        }
         if (execucao.fim().isDone()) {
           registrarFalha(causa(execucao.fim()));
           return Desfecho.MOTOR_PAROU;
         }
-        if (!trava.valida()) {
-          // Another instance may take the slot any moment now: this engine must go first.
-          log.warn("Lost the lease of the slot {}: stopping the engine", propriedades.slot());
-          return Desfecho.TRAVA_PERDIDA;
-        }
         cochilar(propriedades.trava().intervalo(), () -> parar.get() || execucao.fim().isDone());
       }
     } finally {
-      execucao.parar(ESPERA_DA_PARADA_DO_MOTOR);
+      execucao.parar(esperaDaParada);
     }
+  }
+
+  /**
+   * Whether this instance may publish now: it relays and its lease was proven recently ({@link
+   * TravaDoPublicador#vigente()}). The fallback and the stream both ask before each batch.
+   */
+  boolean podePublicar() {
+    return papel == Papel.ATIVO && trava.vigente();
   }
 
   private void registrarFalha(Throwable falha) {

@@ -6,29 +6,39 @@ import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.stereotype.Component;
 
 /**
- * The lease that makes one relay active per slot: a session-level advisory lock held on a
- * connection of its own.
+ * The lease that makes one relay active per slot: a session-level advisory lock, held on a
+ * connection of its own, whose session lives only as long as its holder keeps proving it is alive.
  *
- * <p>A session lock dies with its connection, so a relay that crashes, is killed or loses the
- * database loses the lease too, and a standby takes it on its next try. The connection is opened
- * outside the pool on purpose: a pooled connection goes back to the pool still holding the lock,
- * and the pool may close it at any time.
+ * <p>A session lock alone dies with its backend, not with its client: behind a partition, a frozen
+ * NAT entry or a hung proxy, the server keeps a silent client's backend (and the lock) forever, and
+ * no relay ever takes the lease again. So the lease session runs with {@code idle_session_timeout}
+ * set to {@code publicador.trava.validade}, and the holder proves the lock is still its own every
+ * {@code publicador.trava.intervalo}: a holder that goes silent has its session ended by the server
+ * within the time to live, and a standby takes the lease on its next try.
  *
- * <p>Used only by the supervisor's thread; synchronized so that health checks read a consistent
- * state.
+ * <p>The holder fences itself on its own clock: it sends nothing once half the time to live has
+ * passed since the last proof it started ({@link #vigente()}), and the server cannot end the
+ * session sooner than the full time to live after that proof began, so two relays never publish at
+ * once. The holder also ends whatever session still streams the slot before it starts an engine
+ * ({@link #liberarOSlot()}): the walsender of a holder that lost the lease, which the server would
+ * otherwise keep until its {@code wal_sender_timeout}.
+ *
+ * <p>The connection is opened outside the pool on purpose: a pooled connection goes back to the
+ * pool still holding the lock, and the pool may close it at any time. Used by the supervisor's
+ * thread; synchronized so that health checks read a consistent state.
  */
 @Component
 class TravaDoPublicador {
 
   private static final Logger log = LoggerFactory.getLogger(TravaDoPublicador.class);
-  private static final int ESPERA_DA_VALIDACAO_EM_SEGUNDOS = 2;
-  private static final Duration ESPERA_DO_SOCKET = Duration.ofSeconds(10);
-  // pg_try_advisory_lock never waits; anything slower is a server in trouble.
+  // Neither statement ever waits on a lock; anything slower is a server in trouble.
   private static final Duration ESPERA_DO_COMANDO = Duration.ofSeconds(5);
 
   // The two-int4 form lives in a key space of its own (objsubid 2): the applier's per-order locks
@@ -38,32 +48,62 @@ class TravaDoPublicador {
       SELECT pg_try_advisory_lock(?, hashtext(?))
       """;
 
+  // The heartbeat: this session still holds the lock (int4 to oid keeps the bits, as pg_locks
+  // shows a negative key).
+  static final String PROVAR =
+      """
+      SELECT EXISTS (
+        SELECT 1 FROM pg_locks
+         WHERE locktype = 'advisory' AND pid = pg_backend_pid() AND granted AND objsubid = 2
+           AND classid = CAST(? AS oid) AND objid = CAST(hashtext(?) AS oid))
+      """;
+
+  // Waits up to 5 s for each session to be gone, so the engine then finds the slot free.
+  static final String LIBERAR_O_SLOT =
+      """
+      SELECT active_pid, pg_terminate_backend(active_pid, 5000) AS terminada
+        FROM pg_replication_slots
+       WHERE slot_name = ? AND active_pid IS NOT NULL
+      """;
+
   // "publ" in ASCII: the class of every lease of this relay; the slot name tells them apart.
   static final int CLASSE_DA_TRAVA = 0x7075626C;
 
   private final ConexaoDoBanco banco;
+  private final String slot;
   private final String nomeDaTrava;
+  private final Duration validade;
+  private final long vigenciaEmNanos;
   private Connection conexao;
   private boolean adquirida;
   private boolean falhaAvisada;
+  // System.nanoTime() when the last proof that succeeded was sent: the server's idle clock for the
+  // session cannot have started before it.
+  private volatile long provadaEm;
+  private volatile boolean vigenteSeProvada;
 
   TravaDoPublicador(ConexaoDoBanco banco, PublicadorProperties propriedades) {
     this.banco = banco;
+    this.slot = propriedades.slot();
     this.nomeDaTrava = "publicador-outbox:" + propriedades.slot();
+    this.validade = propriedades.trava().validade();
+    this.vigenciaEmNanos = propriedades.trava().vigencia().toNanos();
   }
 
   /**
    * True when this instance holds the lease, trying to take it if it does not (or no longer does:
-   * after a dropped connection, on a new one, unless another instance was faster).
+   * after a lost session, on a new one, unless another instance was faster). A holder proves it
+   * instead.
    */
   synchronized boolean tentarAdquirir() {
-    if (adquirida && valida()) {
-      return true;
+    if (adquirida) {
+      return provar();
     }
     try {
       if (conexao == null || conexao.isClosed()) {
         conexao = conectar();
       }
+      long inicio = System.nanoTime();
       try (PreparedStatement tentar = conexao.prepareStatement(TENTAR)) {
         tentar.setInt(1, CLASSE_DA_TRAVA);
         tentar.setString(2, nomeDaTrava);
@@ -73,6 +113,9 @@ class TravaDoPublicador {
         }
       }
       falhaAvisada = false;
+      if (adquirida) {
+        provada(inicio);
+      }
       return adquirida;
     } catch (SQLException e) {
       // The database is unreachable: nobody can stream anyway. Warn once per outage.
@@ -80,26 +123,50 @@ class TravaDoPublicador {
         log.warn("Could not try the lease {}: {}", nomeDaTrava, e.getMessage());
         falhaAvisada = true;
       }
-      fecharConexao();
+      liberar();
       return false;
     }
   }
 
-  /** Whether the lease is still held: its connection answers. */
-  synchronized boolean valida() {
+  /**
+   * The heartbeat: whether the lease is still this instance's, shown by its session within the
+   * socket timeout. False gives it up (the session is closed), and the caller must stop sending.
+   */
+  synchronized boolean provar() {
     if (!adquirida) {
       return false;
     }
-    try {
-      if (conexao.isValid(ESPERA_DA_VALIDACAO_EM_SEGUNDOS)) {
-        return true;
+    long inicio = System.nanoTime();
+    String motivo;
+    try (PreparedStatement provar = conexao.prepareStatement(PROVAR)) {
+      provar.setInt(1, CLASSE_DA_TRAVA);
+      provar.setString(2, nomeDaTrava);
+      try (ResultSet resultado = provar.executeQuery()) {
+        resultado.next();
+        if (resultado.getBoolean(1)) {
+          provada(inicio);
+          if (vigente()) {
+            return true;
+          }
+          motivo = "its last proof came too late";
+        } else {
+          motivo = "its session no longer holds the lock";
+        }
       }
     } catch (SQLException e) {
-      log.debug("Lease connection check failed", e);
+      motivo = "its session did not answer (" + e.getMessage() + ")";
     }
-    log.warn("Lost the lease {}: its connection is gone", nomeDaTrava);
+    log.warn("Lost the lease {}: {}", nomeDaTrava, motivo);
     liberar();
     return false;
+  }
+
+  /**
+   * Whether this instance may send now: it holds the lease and proved it less than half the time to
+   * live ago. Read on every batch, so it takes no lock.
+   */
+  boolean vigente() {
+    return vigenteSeProvada && System.nanoTime() - provadaEm < vigenciaEmNanos;
   }
 
   synchronized boolean adquirida() {
@@ -109,26 +176,67 @@ class TravaDoPublicador {
   /** Gives the lease up by closing its session; a standby may take it at once. */
   synchronized void liberar() {
     adquirida = false;
-    fecharConexao();
-  }
-
-  private Connection conectar() throws SQLException {
-    // A half-open TCP connection must not make a dead lease look alive for long: every call on it
-    // (isValid included) gives up within the socket timeout.
-    return DriverManager.getConnection(
-        banco.jdbcUrl(),
-        banco.propriedadesDoDriver("publicador-outbox-trava", ESPERA_DO_SOCKET, ESPERA_DO_COMANDO));
-  }
-
-  private void fecharConexao() {
+    vigenteSeProvada = false;
     if (conexao == null) {
       return;
     }
     try {
+      // Behind a partition the server never hears this: its idle_session_timeout ends the session.
       conexao.close();
     } catch (SQLException e) {
       log.debug("Error closing the lease connection", e);
     }
     conexao = null;
+  }
+
+  /**
+   * Ends every session still streaming the slot. Only the lease's holder streams it, so whatever is
+   * there belongs to a holder that lost the lease (its engine still stopping, or a walsender whose
+   * client vanished). Best effort: without the right to end it, the engine's own retries and the
+   * server's {@code wal_sender_timeout} remain.
+   */
+  synchronized void liberarOSlot() {
+    if (!adquirida) {
+      return;
+    }
+    try (PreparedStatement liberar = conexao.prepareStatement(LIBERAR_O_SLOT)) {
+      liberar.setString(1, slot);
+      List<String> encerradas = new ArrayList<>();
+      try (ResultSet resultado = liberar.executeQuery()) {
+        while (resultado.next()) {
+          encerradas.add(
+              resultado.getInt("active_pid")
+                  + (resultado.getBoolean("terminada") ? "" : " (still ending)"));
+        }
+      }
+      if (!encerradas.isEmpty()) {
+        log.warn(
+            "The slot {} was still streamed by a relay that lost the lease: ended its session {}",
+            slot,
+            encerradas);
+      }
+    } catch (SQLException e) {
+      log.warn("Could not end the sessions still streaming the slot {}: {}", slot, e.getMessage());
+    }
+  }
+
+  private void provada(long inicio) {
+    provadaEm = inicio;
+    vigenteSeProvada = true;
+  }
+
+  private Connection conectar() throws SQLException {
+    // Every call gives up within half the time to live: by then the fence has closed anyway.
+    return DriverManager.getConnection(
+        banco.jdbcUrl(),
+        banco.propriedadesDoDriver(
+            "publicador-outbox-trava",
+            validade.dividedBy(2),
+            minimo(ESPERA_DO_COMANDO, validade.dividedBy(2)),
+            validade));
+  }
+
+  private static Duration minimo(Duration a, Duration b) {
+    return a.compareTo(b) <= 0 ? a : b;
   }
 }

@@ -12,6 +12,7 @@ import org.slf4j.LoggerFactory;
 import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
+import pedidos.infra.ProxyCongelavel;
 
 /**
  * A primary that vanishes without a TCP reset (a failover, a dropped route): every connection of
@@ -31,9 +32,7 @@ class FalhaSilenciosaTest {
     PostgresLocal postgres = InfraLocal.compartilhada().postgres();
     try (ProxyCongelavel proxy = new ProxyCongelavel(postgres.porta())) {
       Map<String, String> propriedades = RelayDeTeste.propriedades(SLOT, "sil");
-      propriedades.put(
-          "spring.datasource.url",
-          "jdbc:postgresql://127.0.0.1:" + proxy.porta() + "/" + postgres.banco());
+      propriedades.put("spring.datasource.url", proxy.jdbcUrl(postgres));
       RelayDeTeste relay = RelayDeTeste.iniciar(propriedades).aguardarTransmitindo();
       try (LeitorDeTopico eventos = LeitorDeTopico.novos(kafka, "loja.eventos")) {
         BancoDeTeste.inserirEvento(prefixo + "antes", prefixo + "antes", "order.paid", "{}");
