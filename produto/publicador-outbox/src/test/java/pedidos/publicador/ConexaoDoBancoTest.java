@@ -2,6 +2,7 @@ package pedidos.publicador;
 
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
+import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.DriverManager;
@@ -76,6 +77,11 @@ class ConexaoDoBancoTest {
         r.next();
         assertThat(r.getString(1)).isEqualTo("1500ms");
       }
+      // A client gone silent inside a transaction loses its session, and its locks, on the server.
+      try (ResultSet r = comando.executeQuery("SHOW idle_in_transaction_session_timeout")) {
+        r.next();
+        assertThat(r.getString(1)).isEqualTo("10s");
+      }
       try (ResultSet r =
           comando.executeQuery(
               "SELECT application_name FROM pg_stat_activity WHERE pid = pg_backend_pid()")) {
@@ -86,6 +92,40 @@ class ConexaoDoBancoTest {
       assertThatThrownBy(() -> comando.execute("SELECT pg_sleep(5)"))
           .isInstanceOfSatisfying(
               SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("57014"));
+    }
+  }
+
+  /** The lease's session: once its holder is silent for the time to live, the server ends it. */
+  @Test
+  void aSessaoDaTravaCaladaEEncerradaPeloServidor() throws Exception {
+    PostgresLocal postgres = InfraLocal.compartilhada().postgres();
+    ConexaoDoBanco banco =
+        ConexaoDoBanco.de(NADA, postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
+    try (Connection conexao =
+            DriverManager.getConnection(
+                banco.jdbcUrl(),
+                banco.propriedadesDoDriver(
+                    "teste-ociosa",
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(5),
+                    Duration.ofSeconds(2)));
+        Statement comando = conexao.createStatement()) {
+      int pid;
+      try (ResultSet r = comando.executeQuery("SELECT pg_backend_pid()")) {
+        r.next();
+        pid = r.getInt(1);
+      }
+      await()
+          .atMost(Duration.ofSeconds(10))
+          .until(
+              () ->
+                  BancoDeTeste.JDBC
+                          .sql("SELECT count(*) FROM pg_stat_activity WHERE pid = ?")
+                          .param(pid)
+                          .query(Long.class)
+                          .single()
+                      == 0);
+      assertThatThrownBy(() -> comando.executeQuery("SELECT 1")).isInstanceOf(SQLException.class);
     }
   }
 

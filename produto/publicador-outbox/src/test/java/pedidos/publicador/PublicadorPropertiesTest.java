@@ -36,6 +36,8 @@ class PublicadorPropertiesTest {
           assertThat(p.topicos().retencaoDosEfeitos()).isEqualTo(Duration.ofDays(30));
           assertThat(p.debezium().intervaloDePoll()).isEqualTo(Duration.ofMillis(10));
           assertThat(p.trava().intervalo()).isEqualTo(Duration.ofSeconds(1));
+          assertThat(p.trava().validade()).isEqualTo(Duration.ofSeconds(10));
+          assertThat(p.trava().vigencia()).isEqualTo(Duration.ofSeconds(5));
           assertThat(p.reenvio().idade()).isEqualTo(Duration.ofMinutes(1));
           assertThat(p.debezium().propriedades()).isEmpty();
         });
@@ -65,6 +67,16 @@ class PublicadorPropertiesTest {
                     .getFailure()
                     .rootCause()
                     .hasMessageContaining("replicas-em-sincronia (2) cannot exceed"));
+    // One late heartbeat must not cost the lease.
+    contexto
+        .withPropertyValues("publicador.trava.intervalo=3s", "publicador.trava.validade=10s")
+        .run(
+            c ->
+                assertThat(c)
+                    .getFailure()
+                    .rootCause()
+                    .hasMessageContaining("at least four times publicador.trava.intervalo"));
+    contexto.withPropertyValues("publicador.trava.validade=1s").run(c -> assertThat(c).hasFailed());
   }
 
   @Configuration

@@ -21,6 +21,7 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import java.util.stream.Stream;
+import javax.sql.DataSource;
 import org.apache.catalina.connector.Connector;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -28,6 +29,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
 import org.junit.jupiter.params.provider.MethodSource;
 import org.junit.jupiter.params.provider.ValueSource;
+import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.context.TestConfiguration;
 import org.springframework.boot.test.web.server.LocalManagementPort;
@@ -36,6 +38,7 @@ import org.springframework.boot.tomcat.TomcatWebServer;
 import org.springframework.boot.web.server.context.WebServerInitializedEvent;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.event.EventListener;
+import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.infra.PostgresLocal;
@@ -67,6 +70,7 @@ abstract class ContratoDoReceptor {
 
   @LocalServerPort int porta;
   @LocalManagementPort int portaDeGestao;
+  @Autowired DataSource dataSource;
 
   final PostgresLocal postgres = BancoDeTeste.compartilhado();
   final String prefixo = "evt_" + UUID.randomUUID() + "_";
@@ -75,6 +79,19 @@ abstract class ContratoDoReceptor {
   @BeforeEach
   void preparar() {
     entregas = new Entregas(porta);
+  }
+
+  /**
+   * A session whose client went silent (a partition, a frozen NAT entry) is ended by the server:
+   * inside a transaction after 10 s, with its locks; idle after 5 min (README, runbook).
+   */
+  @Test
+  void oServidorEncerraAsSessoesDoPoolQueSeCalam() {
+    JdbcClient jdbc = JdbcClient.create(dataSource);
+    assertThat(jdbc.sql("SHOW idle_in_transaction_session_timeout").query(String.class).single())
+        .isEqualTo("10s");
+    assertThat(jdbc.sql("SHOW idle_session_timeout").query(String.class).single())
+        .isEqualTo("5min");
   }
 
   @Test

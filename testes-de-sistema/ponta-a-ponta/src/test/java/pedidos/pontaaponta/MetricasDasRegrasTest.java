@@ -48,6 +48,7 @@ class MetricasDasRegrasTest {
     sistema =
         new SistemaDoTeste(
                 postgres,
+                postgres.jdbcUrl(),
                 kafka.bootstrapServers(),
                 // Reconciliation's API is not running: its rounds fail, its cursor gauge stays.
                 URI.create("http://127.0.0.1:" + SistemaDoTeste.portaLivre()),

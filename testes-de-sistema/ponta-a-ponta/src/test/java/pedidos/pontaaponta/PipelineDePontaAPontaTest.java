@@ -15,9 +15,15 @@ import java.sql.SQLException;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.List;
 import java.util.Optional;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -32,6 +38,7 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 import pedidos.infra.KafkaLocal;
 import pedidos.infra.PostgresLocal;
+import pedidos.infra.ProxyCongelavel;
 import pedidos.infra.ServicoEmProcesso;
 import pedidos.infra.UsuarioDoKafka;
 import pedidos.pontaaponta.CorposExtremos.CorpoExtremo;
@@ -41,8 +48,9 @@ import pedidos.simulador.Simulacao;
 /**
  * Signed webhooks through the receptor, the relay, Kafka and the applier, as separate processes,
  * checked by the provider simulator; then the same with a relay, the applier and Kafka failing in
- * the middle of the stream; last, odd but valid JSON at every edge of the input envelope, each body
- * followed by a plain event that must still go through Kafka in seconds.
+ * the middle of the stream; odd but valid JSON at every edge of the input envelope, each body
+ * followed by a plain event that must still go through Kafka in seconds; last, network partitions
+ * between every service and PostgreSQL (the services reach it through a {@link ProxyCongelavel}).
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -61,16 +69,20 @@ class PipelineDePontaAPontaTest {
   private final int portaDaApi = SistemaDoTeste.portaLivre();
   private final int portaDoKafka = SistemaDoTeste.portaLivre();
   private PostgresLocal postgres;
+  // Every service reaches PostgreSQL through it; only the partition scenarios make it fail.
+  private ProxyCongelavel proxy;
   private KafkaLocal kafka;
   private SistemaDoTeste sistema;
 
   @BeforeAll
-  void iniciar() {
+  void iniciar() throws IOException {
     postgres = PostgresLocal.builder().fsync(false).iniciar();
+    proxy = new ProxyCongelavel(postgres.porta());
     kafka = SistemaDoTeste.kafkaNaPorta(portaDoKafka);
     sistema =
         new SistemaDoTeste(
                 postgres,
+                proxy.jdbcUrl(postgres),
                 kafka.bootstrapServers(),
                 URI.create("http://127.0.0.1:" + portaDaApi),
                 TOKEN)
@@ -78,9 +90,12 @@ class PipelineDePontaAPontaTest {
   }
 
   @AfterAll
-  void parar() {
+  void parar() throws IOException {
     if (sistema != null) {
       sistema.close();
+    }
+    if (proxy != null) {
+      proxy.close();
     }
     if (kafka != null) {
       kafka.close();
@@ -218,6 +233,166 @@ class PipelineDePontaAPontaTest {
     assertThat(sistema.aplicadosPelaVarredura())
         .as("events applied by the sweep during the test")
         .isEqualTo(varridosNoInicio);
+  }
+
+  /**
+   * A network partition between every service and PostgreSQL, healed after 30 s: under load, the
+   * connections open at that moment freeze in both directions (the server keeps a healthy socket to
+   * each, so their backends live on, with an applier's transaction and its order locks among them),
+   * while new connections work. Every order converges and every effect is published without a
+   * service being restarted; the frozen backends that held a lock, a transaction or the slot are
+   * ended by the server; the two relays never publish at once.
+   */
+  @Test
+  @Order(6)
+  void particaoQueSaraEm30sNaoDeixaPedidoParadoNemDoisRelaysPublicando() throws Exception {
+    particao("particao", 6, Duration.ofSeconds(30));
+  }
+
+  /** The same partition, never healed: the frozen sockets stay open until the test ends. */
+  @Test
+  @Order(7)
+  void particaoQueNuncaSaraNaoDeixaPedidoParadoNemDoisRelaysPublicando() throws Exception {
+    particao("semcura", 7, null);
+  }
+
+  private void particao(String prefixo, long semente, Duration cura) throws Exception {
+    await()
+        .atMost(ESPERA)
+        .alias("both relays up after the earlier scenarios")
+        .until(
+            () ->
+                SistemaDoTeste.papel(sistema.relay).isPresent()
+                    && SistemaDoTeste.papel(sistema.reserva).isPresent());
+    try (Simulacao simulacao = simulacao(prefixo, semente, 600, 200);
+        PublicacoesDosRelays publicacoes = new PublicacoesDosRelays(sistema)) {
+      simulacao.iniciarApi();
+      CompletableFuture<Relatorio> execucao = emSegundoPlano(simulacao);
+      await().atMost(ESPERA).until(() -> eventosGuardados(prefixo) > 150);
+
+      // Frozen at a moment an applier's transaction holds an order's lock: healed at once and
+      // tried again otherwise, until one is caught.
+      AtomicReference<Set<Integer>> congeladas = new AtomicReference<>();
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .pollInterval(Duration.ofMillis(20))
+          .until(
+              () -> {
+                congeladas.set(proxy.congelar());
+                if (contarZumbis(congeladas.get(), APLICADOR_COM_LOCK) > 0) {
+                  return true;
+                }
+                proxy.descongelar();
+                return false;
+              });
+      long inicio = System.nanoTime();
+      System.out.printf(
+          "partition: %d connections frozen, %d of them the applier's in a transaction holding an"
+              + " order's lock%n",
+          congeladas.get().size(), contarZumbis(congeladas.get(), APLICADOR_COM_LOCK));
+
+      await()
+          .atMost(Duration.ofSeconds(60))
+          .alias(
+              "the server ends every frozen backend that holds a lock, a transaction or the slot")
+          .until(() -> contarZumbis(congeladas.get(), ZUMBI_QUE_PRENDE) == 0);
+      if (cura != null) {
+        await()
+            .atMost(cura.plusSeconds(5))
+            .until(() -> Duration.ofNanos(System.nanoTime() - inicio).compareTo(cura) >= 0);
+        proxy.descongelar();
+      }
+
+      Relatorio relatorio = execucao.get();
+      aprovar(relatorio);
+      publicacoes.nuncaDoisAoMesmoTempo();
+      assertThat(
+              List.of(
+                  SistemaDoTeste.papel(sistema.relay).orElse(""),
+                  SistemaDoTeste.papel(sistema.reserva).orElse("")))
+          .as("one active relay, one standby, neither restarted")
+          .containsExactlyInAnyOrder("ATIVO", "RESERVA");
+    } finally {
+      proxy.descongelar();
+    }
+  }
+
+  private static final String APLICADOR_COM_LOCK =
+      """
+      SELECT count(*) FROM pg_stat_activity a
+       WHERE a.client_port = ANY (?) AND a.usename = 'pedidos_aplicador' AND a.xact_start IS NOT NULL
+         AND EXISTS (
+               SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted)
+      """;
+
+  private static final String ZUMBI_QUE_PRENDE =
+      """
+      SELECT count(*) FROM pg_stat_activity a
+       WHERE a.client_port = ANY (?)
+         AND (a.xact_start IS NOT NULL
+              OR EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory')
+              OR EXISTS (SELECT 1 FROM pg_replication_slots s WHERE s.active_pid = a.pid))
+      """;
+
+  private long contarZumbis(Set<Integer> portas, String sql) throws SQLException {
+    try (Connection conexao = conectar();
+        PreparedStatement consulta = conexao.prepareStatement(sql)) {
+      consulta.setArray(1, conexao.createArrayOf("int4", portas.toArray()));
+      try (ResultSet linhas = consulta.executeQuery()) {
+        linhas.next();
+        return linhas.getLong(1);
+      }
+    }
+  }
+
+  /**
+   * Each relay's count of records Kafka acknowledged, read every 100 ms from its actuator: in no
+   * interval between two readings may both counts rise.
+   */
+  private static final class PublicacoesDosRelays implements AutoCloseable {
+
+    private final List<double[]> leituras = new CopyOnWriteArrayList<>();
+    private final ScheduledExecutorService agenda = Executors.newSingleThreadScheduledExecutor();
+
+    PublicacoesDosRelays(SistemaDoTeste sistema) {
+      agenda.scheduleWithFixedDelay(
+          () -> {
+            try {
+              leituras.add(
+                  new double[] {
+                    SistemaDoTeste.publicadas(sistema.relay),
+                    SistemaDoTeste.publicadas(sistema.reserva)
+                  });
+            } catch (IOException e) {
+              // A relay that does not answer in time publishes nothing this reading can see.
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          },
+          0,
+          100,
+          TimeUnit.MILLISECONDS);
+    }
+
+    void nuncaDoisAoMesmoTempo() throws InterruptedException {
+      agenda.shutdown();
+      assertThat(agenda.awaitTermination(10, TimeUnit.SECONDS)).isTrue();
+      assertThat(leituras).hasSizeGreaterThan(100);
+      for (int i = 1; i < leituras.size(); i++) {
+        double[] antes = leituras.get(i - 1);
+        double[] depois = leituras.get(i);
+        assertThat(depois[0] > antes[0] && depois[1] > antes[1])
+            .as(
+                "both relays published between readings %d and %d: %s -> %s",
+                i - 1, i, Arrays.toString(antes), Arrays.toString(depois))
+            .isFalse();
+      }
+    }
+
+    @Override
+    public void close() {
+      agenda.shutdownNow();
+    }
   }
 
   /**

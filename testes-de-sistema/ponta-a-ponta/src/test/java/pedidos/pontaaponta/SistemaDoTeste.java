@@ -46,9 +46,17 @@ final class SistemaDoTeste implements AutoCloseable {
   final ServicoEmProcesso relay;
   final ServicoEmProcesso reserva;
 
-  SistemaDoTeste(PostgresLocal postgres, String kafka, URI apiDaLoja, String tokenDaApi) {
+  /**
+   * @param urlDoBanco where every service reaches PostgreSQL (a proxy in front of it, say)
+   */
+  SistemaDoTeste(
+      PostgresLocal postgres, String urlDoBanco, String kafka, URI apiDaLoja, String tokenDaApi) {
+    SistemaEmProcessos.Builder construcao = SistemaEmProcessos.builder(postgres, kafka);
+    for (Servico servico : Servico.values()) {
+      construcao.ambiente(servico, "SPRING_DATASOURCE_URL", urlDoBanco);
+    }
     this.sistema =
-        SistemaEmProcessos.builder(postgres, kafka)
+        construcao
             .comReserva(true)
             .segredoDoWebhook(SEGREDO)
             .assinaturaDoKafka(InfraDeTeste.ASSINATURA_LOCAL)
@@ -141,13 +149,27 @@ final class SistemaDoTeste implements AutoCloseable {
    * is created at the sweep's first apply, so its absence is zero.
    */
   double aplicadosPelaVarredura() throws IOException, InterruptedException {
+    return somaDaMetrica(aplicador, "aplicador_eventos_total{", "origem=\"varredura\"");
+  }
+
+  /**
+   * Records Kafka acknowledged to a relay since it started ({@code publicador_linhas_publicadas},
+   * every table and path).
+   */
+  static double publicadas(ServicoEmProcesso relay) throws IOException, InterruptedException {
+    return somaDaMetrica(relay, "publicador_linhas_publicadas_total{", "");
+  }
+
+  /**
+   * The sum of a counter's series whose line contains {@code filtro}, from a service's actuator.
+   */
+  private static double somaDaMetrica(ServicoEmProcesso servico, String serie, String filtro)
+      throws IOException, InterruptedException {
     String metricas =
         HTTP.send(
                 HttpRequest.newBuilder(
                         URI.create(
-                            "http://127.0.0.1:"
-                                + aplicador.portaDeGestao()
-                                + "/actuator/prometheus"))
+                            "http://127.0.0.1:" + servico.portaDeGestao() + "/actuator/prometheus"))
                     .header("Authorization", autorizacaoDeOps())
                     .timeout(Duration.ofSeconds(5))
                     .build(),
@@ -155,8 +177,8 @@ final class SistemaDoTeste implements AutoCloseable {
             .body();
     return metricas
         .lines()
-        .filter(linha -> linha.startsWith("aplicador_eventos_total{"))
-        .filter(linha -> linha.contains("origem=\"varredura\""))
+        .filter(linha -> linha.startsWith(serie))
+        .filter(linha -> linha.contains(filtro))
         .mapToDouble(linha -> Double.parseDouble(linha.substring(linha.lastIndexOf(' ') + 1)))
         .sum();
   }

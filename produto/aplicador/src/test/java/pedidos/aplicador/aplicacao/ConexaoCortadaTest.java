@@ -1,10 +1,12 @@
 package pedidos.aplicador.aplicacao;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
 import java.sql.PreparedStatement;
+import java.sql.SQLException;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.UUID;
@@ -46,7 +48,45 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
       assertThat(conexao.getNetworkTimeout())
           .as("socketTimeout, above statement_timeout: PostgreSQL cancels a slow statement first")
           .isEqualTo(60_000);
+      assertThat(jdbc.sql("SHOW idle_session_timeout").query(String.class).single())
+          .isEqualTo("5min");
     }
+  }
+
+  /**
+   * A listener thread whose connection went silent in the middle of an apply (a partition: the
+   * server keeps a healthy socket) leaves a backend idle in its transaction, holding the order's
+   * lock. The server ends it within idle_in_transaction_session_timeout (10 s), and the order can
+   * be applied again.
+   */
+  @Test
+  void transacaoQueSeCalaPerdeOLockDoPedidoEmDezSegundos() throws Exception {
+    String pedido = p + "calado";
+    Connection calada = dataSource.getConnection();
+    calada.setAutoCommit(false);
+    try (PreparedStatement lock =
+        calada.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+      lock.setString(1, pedido);
+      lock.execute();
+    }
+    long inicio = System.nanoTime();
+    await()
+        .atMost(Duration.ofSeconds(20))
+        .until(
+            () ->
+                transacao.execute(
+                    status ->
+                        jdbc.sql("SELECT pg_try_advisory_xact_lock(hashtextextended(?, 0))")
+                            .param(pedido)
+                            .query(Boolean.class)
+                            .single()));
+    assertThat(Duration.ofNanos(System.nanoTime() - inicio))
+        .as("the lock outlived the silent transaction for a while")
+        .isGreaterThan(Duration.ofSeconds(8));
+    // Giving it back rolls back, and finds the session ended by the server (SQLState 25P03).
+    assertThatThrownBy(calada::close)
+        .isInstanceOfSatisfying(
+            SQLException.class, e -> assertThat(e.getSQLState()).isEqualTo("25P03"));
   }
 
   @Test
