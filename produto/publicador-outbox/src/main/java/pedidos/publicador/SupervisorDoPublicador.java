@@ -58,8 +58,6 @@ class SupervisorDoPublicador implements SmartLifecycle {
   private volatile boolean emFalha;
   private final AtomicInteger execucoes = new AtomicInteger();
   private final AtomicInteger falhas = new AtomicInteger();
-  private final AtomicInteger perdasDaTrava = new AtomicInteger();
-  private volatile Instant travaPerdidaEm;
 
   SupervisorDoPublicador(
       TravaDoPublicador trava,
@@ -142,8 +140,8 @@ class SupervisorDoPublicador implements SmartLifecycle {
         execucoes.get(),
         falhas.get(),
         ultimaFalha,
-        perdasDaTrava.get(),
-        travaPerdidaEm);
+        trava.perdas(),
+        trava.perdidaEm());
   }
 
   private void supervisionar(AtomicBoolean parar) {
@@ -228,12 +226,9 @@ class SupervisorDoPublicador implements SmartLifecycle {
         }
         // The lease first: an engine fenced off by a lost lease ends too, and that is not a failure
         // of its own.
-        if (!trava.provar()) {
+        if (!trava.adquirida()) {
           // Another instance may take the slot once the server ends the old session: this engine
           // must go first. It already sends nothing (the fence, ConsumidorDeMudancas).
-          perdasDaTrava.incrementAndGet();
-          travaPerdidaEm = clock.instant();
-          metricas.travaPerdida();
           log.warn(
               "Lost the lease of the slot {}: stopping the engine, then competing for the lease"
                   + " again",

@@ -5,11 +5,18 @@ import java.sql.DriverManager;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
+import java.time.Clock;
 import java.time.Duration;
+import java.time.Instant;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.springframework.beans.factory.DisposableBean;
 import org.springframework.stereotype.Component;
 
 /**
@@ -30,12 +37,17 @@ import org.springframework.stereotype.Component;
  * ({@link #liberarOSlot()}): the walsender of a holder that lost the lease, which the server would
  * otherwise keep until its {@code wal_sender_timeout}.
  *
+ * <p>The heartbeat runs on a thread of its own, so that nothing the supervisor waits for (a Kafka
+ * that does not answer, an engine slow to stop, a back-off) ever leaves the lease unproven. A loss
+ * is logged, counted ({@code publicador_trava_perdida_total}) and shown in health; the supervisor
+ * then stops its engine and competes for the lease again like a standby.
+ *
  * <p>The connection is opened outside the pool on purpose: a pooled connection goes back to the
- * pool still holding the lock, and the pool may close it at any time. Used by the supervisor's
- * thread; synchronized so that health checks read a consistent state.
+ * pool still holding the lock, and the pool may close it at any time. Synchronized: the
+ * supervisor's thread takes the lease, the heartbeat's proves it.
  */
 @Component
-class TravaDoPublicador {
+class TravaDoPublicador implements DisposableBean {
 
   private static final Logger log = LoggerFactory.getLogger(TravaDoPublicador.class);
   // Neither statement ever waits on a lock; anything slower is a server in trouble.
@@ -70,34 +82,54 @@ class TravaDoPublicador {
   static final int CLASSE_DA_TRAVA = 0x7075626C;
 
   private final ConexaoDoBanco banco;
+  private final MetricasDoPublicador metricas;
+  private final Clock clock;
   private final String slot;
   private final String nomeDaTrava;
   private final Duration validade;
   private final long vigenciaEmNanos;
+  private final ScheduledExecutorService batimentos;
+  private final AtomicInteger perdas = new AtomicInteger();
+  private volatile Instant perdidaEm;
   private Connection conexao;
-  private boolean adquirida;
+  private volatile boolean adquirida;
   private boolean falhaAvisada;
   // System.nanoTime() when the last proof that succeeded was sent: the server's idle clock for the
   // session cannot have started before it.
   private volatile long provadaEm;
   private volatile boolean vigenteSeProvada;
 
-  TravaDoPublicador(ConexaoDoBanco banco, PublicadorProperties propriedades) {
+  TravaDoPublicador(
+      ConexaoDoBanco banco,
+      PublicadorProperties propriedades,
+      MetricasDoPublicador metricas,
+      Clock clock) {
     this.banco = banco;
+    this.metricas = metricas;
+    this.clock = clock;
     this.slot = propriedades.slot();
     this.nomeDaTrava = "publicador-outbox:" + propriedades.slot();
     this.validade = propriedades.trava().validade();
     this.vigenciaEmNanos = propriedades.trava().vigencia().toNanos();
+    String nome = "publicador-trava-" + propriedades.prefixo();
+    this.batimentos =
+        Executors.newSingleThreadScheduledExecutor(
+            tarefa -> {
+              Thread linha = new Thread(tarefa, nome);
+              linha.setDaemon(true);
+              return linha;
+            });
+    long intervalo = propriedades.trava().intervalo().toMillis();
+    batimentos.scheduleWithFixedDelay(this::bater, intervalo, intervalo, TimeUnit.MILLISECONDS);
   }
 
   /**
    * True when this instance holds the lease, trying to take it if it does not (or no longer does:
-   * after a lost session, on a new one, unless another instance was faster). A holder proves it
-   * instead.
+   * after a lost session, on a new one, unless another instance was faster).
    */
   synchronized boolean tentarAdquirir() {
     if (adquirida) {
-      return provar();
+      return true;
     }
     try {
       if (conexao == null || conexao.isClosed()) {
@@ -128,9 +160,20 @@ class TravaDoPublicador {
     }
   }
 
+  private void bater() {
+    try {
+      if (adquirida) {
+        provar();
+      }
+    } catch (RuntimeException e) {
+      // The next beat tries again; a lease left unproven closes the fence by itself.
+      log.warn("The lease's heartbeat failed", e);
+    }
+  }
+
   /**
    * The heartbeat: whether the lease is still this instance's, shown by its session within the
-   * socket timeout. False gives it up (the session is closed), and the caller must stop sending.
+   * socket timeout. False gives it up (the session is closed): the supervisor stops its engine.
    */
   synchronized boolean provar() {
     if (!adquirida) {
@@ -156,9 +199,27 @@ class TravaDoPublicador {
     } catch (SQLException e) {
       motivo = "its session did not answer (" + e.getMessage() + ")";
     }
-    log.warn("Lost the lease {}: {}", nomeDaTrava, motivo);
+    perdas.incrementAndGet();
+    perdidaEm = clock.instant();
+    metricas.travaPerdida();
+    log.warn("Lost the lease {}: {}; competing for it again", nomeDaTrava, motivo);
     liberar();
     return false;
+  }
+
+  /** Times this instance lost the lease it held (never counting a release of its own). */
+  int perdas() {
+    return perdas.get();
+  }
+
+  /** When it last did; null if never. */
+  Instant perdidaEm() {
+    return perdidaEm;
+  }
+
+  @Override
+  public void destroy() {
+    batimentos.shutdownNow();
   }
 
   /**
@@ -169,7 +230,8 @@ class TravaDoPublicador {
     return vigenteSeProvada && System.nanoTime() - provadaEm < vigenciaEmNanos;
   }
 
-  synchronized boolean adquirida() {
+  /** Read without waiting for a heartbeat in progress. */
+  boolean adquirida() {
     return adquirida;
   }
 

@@ -32,7 +32,8 @@ import pedidos.infra.ProxyCongelavel;
  * <p>With a standby on a healthy network, the standby publishes again within 60 s, never while the
  * partitioned relay still publishes, and the partitioned relay stands by once the partition heals.
  * Alone and never healed, the relay itself takes the lease again through new connections within 60
- * s. Either way nothing is lost, and no frozen backend keeps a lock, a transaction or the slot.
+ * s. Either way nothing is lost, and no frozen backend keeps a lock, a transaction or the slot. The
+ * relay that takes the lease back runs the outbox fallback again.
  */
 class ParticaoDaRedeTest {
 
@@ -121,6 +122,63 @@ class ParticaoDaRedeTest {
         BancoDeTeste.apagarSlot(SLOT);
       }
     }
+  }
+
+  /**
+   * The fallback runs again under the relay that takes the lease back: outbox rows the stream can
+   * no longer deliver (here the slot was lost while nobody held the lease, and rows were written
+   * before the new engine recreated it) are re-sent from the table.
+   */
+  @Test
+  void oReenvioVoltaACorrerComQuemRetomaATrava() throws Exception {
+    try (ProxyCongelavel proxy = new ProxyCongelavel(postgres.porta())) {
+      Map<String, String> propriedades = pelo(proxy, "ptd");
+      propriedades.put("publicador.reenvio.idade", "2s");
+      propriedades.put("publicador.reenvio.intervalo", "300ms");
+      RelayDeTeste relay = RelayDeTeste.iniciar(propriedades).aguardarTransmitindo();
+      try {
+        BancoDeTeste.inserirEfeito(prefixo + "antes", "liberar_separacao", "pago", 1L, null);
+        await().atMost(Duration.ofSeconds(20)).until(() -> BancoDeTeste.naoEnviados(prefixo) == 0);
+        double reenviadasAntes = reenviadas(relay);
+
+        proxy.congelar();
+        await().atMost(Duration.ofSeconds(20)).until(() -> relay.situacao().perdasDaTrava() > 0);
+        // The lease is still held by the frozen session for a few seconds: nobody streams. The
+        // slot goes, and rows land that no stream will carry.
+        BancoDeTeste.JDBC
+            .sql(
+                """
+                SELECT pg_terminate_backend(active_pid, 5000) FROM pg_replication_slots
+                 WHERE slot_name = ? AND active_pid IS NOT NULL
+                """)
+            .param(SLOT)
+            .query((linha, n) -> 1)
+            .list();
+        BancoDeTeste.apagarSlot(SLOT);
+        for (int i = 1; i <= 5; i++) {
+          BancoDeTeste.inserirEfeito(prefixo + "lacuna" + i, "liberar_separacao", "pago", 1L, null);
+        }
+        assertThat(relay.situacao().papel())
+            .as("still without the lease")
+            .isNotEqualTo(Papel.ATIVO);
+
+        await().atMost(ALVO).until(() -> BancoDeTeste.naoEnviados(prefixo + "lacuna") == 0);
+        assertThat(relay.situacao().papel()).isEqualTo(Papel.ATIVO);
+        assertThat(reenviadas(relay) - reenviadasAntes).isGreaterThanOrEqualTo(5);
+      } finally {
+        relay.close();
+        BancoDeTeste.apagarSlot(SLOT);
+      }
+    }
+  }
+
+  private static double reenviadas(RelayDeTeste relay) {
+    return relay
+        .bean(MeterRegistry.class)
+        .get("publicador.linhas.publicadas")
+        .tags("tabela", "outbox", "via", "reenvio")
+        .counter()
+        .count();
   }
 
   private Map<String, String> pelo(ProxyCongelavel proxy, String prefixoDoMotor) {

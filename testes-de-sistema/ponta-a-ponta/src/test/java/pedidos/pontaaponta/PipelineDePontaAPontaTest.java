@@ -293,9 +293,13 @@ class PipelineDePontaAPontaTest {
 
       await()
           .atMost(Duration.ofSeconds(60))
-          .alias(
-              "the server ends every frozen backend that holds a lock, a transaction or the slot")
-          .until(() -> contarZumbis(congeladas.get(), ZUMBI_QUE_PRENDE) == 0);
+          .untilAsserted(
+              () ->
+                  assertThat(zumbisQuePrendem(congeladas.get()))
+                      .as(
+                          "frozen backends still holding a lock, a transaction or the slot, which"
+                              + " the server should have ended")
+                      .isEmpty());
       if (cura != null) {
         await()
             .atMost(cura.plusSeconds(5))
@@ -325,14 +329,31 @@ class PipelineDePontaAPontaTest {
                SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory' AND l.granted)
       """;
 
-  private static final String ZUMBI_QUE_PRENDE =
+  private static final String ZUMBIS_QUE_PRENDEM =
       """
-      SELECT count(*) FROM pg_stat_activity a
+      SELECT a.pid || ' ' || a.usename || ' ' || a.application_name || ' ' || a.backend_type
+             || ' ' || a.state || ' ' || coalesce(a.wait_event, '-') || ' since '
+             || coalesce(a.state_change::text, '?') || ': ' || left(a.query, 80)
+        FROM pg_stat_activity a
        WHERE a.client_port = ANY (?)
          AND (a.xact_start IS NOT NULL
               OR EXISTS (SELECT 1 FROM pg_locks l WHERE l.pid = a.pid AND l.locktype = 'advisory')
               OR EXISTS (SELECT 1 FROM pg_replication_slots s WHERE s.active_pid = a.pid))
       """;
+
+  private List<String> zumbisQuePrendem(Set<Integer> portas) throws SQLException {
+    try (Connection conexao = conectar();
+        PreparedStatement consulta = conexao.prepareStatement(ZUMBIS_QUE_PRENDEM)) {
+      consulta.setArray(1, conexao.createArrayOf("int4", portas.toArray()));
+      List<String> zumbis = new ArrayList<>();
+      try (ResultSet linhas = consulta.executeQuery()) {
+        while (linhas.next()) {
+          zumbis.add(linhas.getString(1));
+        }
+      }
+      return zumbis;
+    }
+  }
 
   private long contarZumbis(Set<Integer> portas, String sql) throws SQLException {
     try (Connection conexao = conectar();

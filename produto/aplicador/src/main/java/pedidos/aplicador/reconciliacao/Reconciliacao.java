@@ -2,16 +2,16 @@ package pedidos.aplicador.reconciliacao;
 
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.MeterRegistry;
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Optional;
+import java.util.concurrent.Executors;
+import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.atomic.AtomicReference;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -44,17 +44,6 @@ public class Reconciliacao {
   /** The row of {@code cursores} this reconciliation keeps; V1 creates it. */
   public static final String CURSOR = "pedidos_loja";
 
-  // The two-int form of advisory locks is a key space apart from the orders' bigint keys.
-  static final String TRAVAR_RODADA =
-      """
-      SELECT pg_try_advisory_lock(1349284, 1)
-      """;
-
-  static final String DESTRAVAR_RODADA =
-      """
-      SELECT pg_advisory_unlock(1349284, 1)
-      """;
-
   static final String LER_CURSOR =
       """
       SELECT valor FROM cursores WHERE nome = :nome
@@ -80,6 +69,14 @@ public class Reconciliacao {
   private final int paginasPorRodada;
   private final Clock relogio;
   private final AtomicReference<Instant> cursorLido = new AtomicReference<>();
+  // The round lock's heartbeat (TravaDaRodada); one daemon thread, idle between rounds.
+  private final ScheduledExecutorService batimentos =
+      Executors.newSingleThreadScheduledExecutor(
+          tarefa -> {
+            Thread linha = new Thread(tarefa, "reconciliacao-trava");
+            linha.setDaemon(true);
+            return linha;
+          });
 
   public Reconciliacao(
       ClienteDaLoja loja,
@@ -124,14 +121,13 @@ public class Reconciliacao {
    */
   public RodadaDeReconciliacao reconciliar() {
     RodadaDeReconciliacao resultado;
-    try (Connection trava = dataSource.getConnection()) {
-      if (!comando(trava, TRAVAR_RODADA)) {
+    try {
+      Optional<TravaDaRodada> trava = TravaDaRodada.tentar(dataSource, batimentos);
+      if (trava.isEmpty()) {
         resultado = RodadaDeReconciliacao.sem(Situacao.OCUPADA);
       } else {
-        try {
-          resultado = ler();
-        } finally {
-          comando(trava, DESTRAVAR_RODADA);
+        try (TravaDaRodada propria = trava.get()) {
+          resultado = ler(propria);
         }
       }
     } catch (SQLException e) {
@@ -141,7 +137,7 @@ public class Reconciliacao {
     return resultado;
   }
 
-  private RodadaDeReconciliacao ler() {
+  private RodadaDeReconciliacao ler(TravaDaRodada trava) {
     Instant cursor =
         jdbc.sql(LER_CURSOR).param("nome", CURSOR).query(OffsetDateTime.class).single().toInstant();
     cursorLido.set(cursor);
@@ -155,6 +151,10 @@ public class Reconciliacao {
     String proxima = null;
     try {
       do {
+        if (!trava.valida()) {
+          return new RodadaDeReconciliacao(
+              Situacao.TRAVA_PERDIDA, paginas, armazenados, desconhecidos, aplicados, novos);
+        }
         if (paginas == paginasPorRodada) {
           log.info(
               "reconciliation stopped after {} pages ({} orders read, {} of them new facts stored,"
@@ -264,12 +264,5 @@ public class Reconciliacao {
   static String eventoId(PedidoDaApi pedido) {
     return Interpretacao.eventoIdDaApi(
         pedido.id(), pedido.status(), pedido.sequence(), pedido.updatedAt());
-  }
-
-  private static boolean comando(Connection conexao, String sql) throws SQLException {
-    try (Statement comando = conexao.createStatement();
-        ResultSet linhas = comando.executeQuery(sql)) {
-      return linhas.next() && linhas.getBoolean(1);
-    }
   }
 }

@@ -36,6 +36,11 @@ public record RodadaDeReconciliacao(
     OCUPADA,
     /** The API failed; the cursor stays where the last stored page left it. */
     FALHOU,
+    /**
+     * The round's lock was lost (its session went silent: TravaDaRodada): the round stopped after
+     * its last stored page, where the next round, here or on another instance, goes on.
+     */
+    TRAVA_PERDIDA,
     DESLIGADA
   }
 

@@ -1,13 +1,16 @@
 package pedidos.aplicador.reconciliacao;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.awaitility.Awaitility.await;
 
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
 import ch.qos.logback.core.read.ListAppender;
+import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
+import java.sql.DriverManager;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -128,14 +131,41 @@ class ReconciliacaoTest extends ContextoDoAplicador {
     try (var api = new ApiDaLojaDeTeste(paginas());
         Connection outra = dataSource.getConnection();
         Statement comando = outra.createStatement()) {
-      comando.execute(Reconciliacao.TRAVAR_RODADA);
+      comando.execute(TravaDaRodada.TRAVAR);
       try {
         assertThat(reconciliacao(api, Duration.ofSeconds(5)).reconciliar().situacao())
             .isEqualTo(Situacao.OCUPADA);
         assertThat(api.pedidosRecebidos).isEmpty();
       } finally {
-        comando.execute(Reconciliacao.DESTRAVAR_RODADA);
+        comando.execute(TravaDaRodada.DESTRAVAR);
       }
+    }
+  }
+
+  /**
+   * An instance that holds the round's lock and goes silent (a partition: the server keeps its
+   * session) loses it once its session has idled for the lock's time to live; the rounds of the
+   * others then run instead of being skipped until the pool's 5 min idle timeout.
+   */
+  @Test
+  void aTravaDeUmaInstanciaQueSeCalouEEncerradaPeloServidor() throws Exception {
+    HikariDataSource pool = dataSource.unwrap(HikariDataSource.class);
+    try (var api = new ApiDaLojaDeTeste(paginas());
+        Connection calada =
+            DriverManager.getConnection(pool.getJdbcUrl(), pool.getUsername(), pool.getPassword());
+        Statement comando = calada.createStatement()) {
+      comando.execute(TravaDaRodada.LIMITAR_A_SESSAO);
+      comando.execute(TravaDaRodada.TRAVAR);
+      Reconciliacao reconciliacao = reconciliacao(api, Duration.ofSeconds(5));
+      assertThat(reconciliacao.reconciliar().situacao()).isEqualTo(Situacao.OCUPADA);
+      long inicio = System.nanoTime();
+
+      await()
+          .atMost(Duration.ofSeconds(30))
+          .until(() -> reconciliacao.reconciliar().situacao() == Situacao.CONCLUIDA);
+      assertThat(Duration.ofNanos(System.nanoTime() - inicio))
+          .isGreaterThanOrEqualTo(TravaDaRodada.VALIDADE.minusSeconds(2));
+      assertThat(calada.isValid(1)).as("its session was ended").isFalse();
     }
   }
 
