@@ -8,5 +8,9 @@ enum EstadoDoMotor {
   /** Polling the stream. */
   TRANSMITINDO,
   /** Stopped by a failure; restarts after the back-off. */
-  AGUARDANDO_REINICIO
+  AGUARDANDO_REINICIO,
+  /**
+   * Stopping because the lease was lost: it sends nothing more (the fence), the relay stands by.
+   */
+  PARANDO
 }

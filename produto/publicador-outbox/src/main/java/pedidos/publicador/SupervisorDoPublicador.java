@@ -210,7 +210,10 @@ class SupervisorDoPublicador implements SmartLifecycle {
               () -> {
                 transmitindoDesde = clock.instant();
                 emFalha = false;
-                tornar(Papel.ATIVO, EstadoDoMotor.TRANSMITINDO);
+                // An engine still starting when the lease was lost does not make this one active.
+                if (trava.adquirida()) {
+                  tornar(Papel.ATIVO, EstadoDoMotor.TRANSMITINDO);
+                }
               },
               trava::vigente);
     } catch (RuntimeException e) {
@@ -233,6 +236,8 @@ class SupervisorDoPublicador implements SmartLifecycle {
               "Lost the lease of the slot {}: stopping the engine, then competing for the lease"
                   + " again",
               propriedades.slot());
+          // Health tells the truth while the engine stops: this instance no longer relays.
+          tornar(Papel.RESERVA, EstadoDoMotor.PARANDO);
           esperaDaParada = ESPERA_DA_PARADA_SEM_TRAVA;
           return Desfecho.TRAVA_PERDIDA;
         }

@@ -10,6 +10,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Duration;
+import java.util.Properties;
 import org.junit.jupiter.api.Test;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
@@ -63,12 +64,10 @@ class ConexaoDoBancoTest {
   /** The lease's and the offset store's connections: a silent database never hangs their thread. */
   @Test
   void conexoesForaDoPoolLimitamCadaEspera() throws Exception {
-    PostgresLocal postgres = InfraLocal.compartilhada().postgres();
-    ConexaoDoBanco banco =
-        ConexaoDoBanco.de(NADA, postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
+    ConexaoDoBanco banco = bancoCompartilhado();
     try (Connection conexao =
-            DriverManager.getConnection(
-                banco.jdbcUrl(),
+            conectar(
+                banco,
                 banco.propriedadesDoDriver(
                     "teste-limites", Duration.ofSeconds(7), Duration.ofMillis(1500)));
         Statement comando = conexao.createStatement()) {
@@ -98,12 +97,10 @@ class ConexaoDoBancoTest {
   /** The lease's session: once its holder is silent for the time to live, the server ends it. */
   @Test
   void aSessaoDaTravaCaladaEEncerradaPeloServidor() throws Exception {
-    PostgresLocal postgres = InfraLocal.compartilhada().postgres();
-    ConexaoDoBanco banco =
-        ConexaoDoBanco.de(NADA, postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
+    ConexaoDoBanco banco = bancoCompartilhado();
     try (Connection conexao =
-            DriverManager.getConnection(
-                banco.jdbcUrl(),
+            conectar(
+                banco,
                 banco.propriedadesDoDriver(
                     "teste-ociosa",
                     Duration.ofSeconds(5),
@@ -127,6 +124,16 @@ class ConexaoDoBancoTest {
                       == 0);
       assertThatThrownBy(() -> comando.executeQuery("SELECT 1")).isInstanceOf(SQLException.class);
     }
+  }
+
+  private static ConexaoDoBanco bancoCompartilhado() {
+    PostgresLocal postgres = InfraLocal.compartilhada().postgres();
+    return ConexaoDoBanco.de(NADA, postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
+  }
+
+  private static Connection conectar(ConexaoDoBanco banco, Properties propriedades)
+      throws SQLException {
+    return DriverManager.getConnection(banco.jdbcUrl(), propriedades);
   }
 
   @Test

@@ -68,14 +68,12 @@ class ParticaoDaRedeTest {
             .until(() -> reserva.situacao().papel() == Papel.RESERVA);
         ReinicioTest.aguardarProgresso(eventos, escritor, prefixo);
 
-        long inicio = System.nanoTime();
-        Set<Integer> congeladas = proxy.congelar();
-        BancoDeTeste.inserirEvento(prefixo + "depois", prefixo + "depois", "order.paid", "{}");
-        await().atMost(ALVO).until(() -> !eventos.comChave(prefixo + "depois").isEmpty());
-        log.info("Published again {} ms after the partition", desde(inicio).toMillis());
+        Particao particao = particionarEAguardarPublicacao(proxy, eventos);
         assertThat(reserva.situacao().papel()).isEqualTo(Papel.ATIVO);
 
-        await().atMost(Duration.ofSeconds(35)).until(() -> desde(inicio).toSeconds() >= 30);
+        await()
+            .atMost(Duration.ofSeconds(35))
+            .until(() -> desde(particao.inicio()).toSeconds() >= 30);
         proxy.descongelar();
         await()
             .atMost(Duration.ofSeconds(60))
@@ -87,7 +85,7 @@ class ParticaoDaRedeTest {
         escritor.parar();
         tudoPublicado(eventos, escritor);
         amostras.nuncaDoisPublicando();
-        assertThat(zumbisQuePrendem(congeladas)).isZero();
+        assertThat(zumbisQuePrendem(particao.congeladas())).isZero();
       } finally {
         reserva.close();
         particionado.close();
@@ -104,15 +102,13 @@ class ParticaoDaRedeTest {
           EscritorDeLotes escritor = new EscritorDeLotes(prefixo, 10, 1, 40)) {
         ReinicioTest.aguardarProgresso(eventos, escritor, prefixo);
 
-        long inicio = System.nanoTime();
-        Set<Integer> congeladas = proxy.congelar();
-        BancoDeTeste.inserirEvento(prefixo + "depois", prefixo + "depois", "order.paid", "{}");
-        await().atMost(ALVO).until(() -> !eventos.comChave(prefixo + "depois").isEmpty());
-        log.info("Published again {} ms after the partition", desde(inicio).toMillis());
+        Particao particao = particionarEAguardarPublicacao(proxy, eventos);
         assertThat(relay.situacao().perdasDaTrava()).isPositive();
         assertThat(relay.situacao().papel()).isEqualTo(Papel.ATIVO);
         // The server ended each frozen backend that held something; the proxy keeps the sockets.
-        await().atMost(Duration.ofSeconds(30)).until(() -> zumbisQuePrendem(congeladas) == 0);
+        await()
+            .atMost(Duration.ofSeconds(30))
+            .until(() -> zumbisQuePrendem(particao.congeladas()) == 0);
 
         ReinicioTest.aguardarProgresso(eventos, escritor, prefixo);
         escritor.parar();
@@ -179,6 +175,18 @@ class ParticaoDaRedeTest {
         .tags("tabela", "outbox", "via", "reenvio")
         .counter()
         .count();
+  }
+
+  /** When the partition began, and the server-side ports of the connections it froze. */
+  private record Particao(long inicio, Set<Integer> congeladas) {}
+
+  /** Freezes every open connection, then waits until a row written after that is published. */
+  private Particao particionarEAguardarPublicacao(ProxyCongelavel proxy, LeitorDeTopico eventos) {
+    Particao particao = new Particao(System.nanoTime(), proxy.congelar());
+    BancoDeTeste.inserirEvento(prefixo + "depois", prefixo + "depois", "order.paid", "{}");
+    await().atMost(ALVO).until(() -> !eventos.comChave(prefixo + "depois").isEmpty());
+    log.info("Published again {} ms after the partition", desde(particao.inicio()).toMillis());
+    return particao;
   }
 
   private Map<String, String> pelo(ProxyCongelavel proxy, String prefixoDoMotor) {
