@@ -39,29 +39,38 @@ final class ExecucaoDoMotor {
   /**
    * Stops the engine and waits for it, at most {@code limite}. The engine refuses to close while
    * its tasks are starting (it would leak their connections), so closing is retried until it is
-   * accepted or the engine ended by itself.
+   * accepted or the engine ended by itself. Closing blocks until the tasks stop, which takes as
+   * long as a silent replication stream keeps its socket, so it runs on a thread of its own: the
+   * caller is back within the limit whatever the network does, and the engine ends on its own
+   * later.
    */
   void parar(Duration limite) {
     parando.set(true);
     long prazo = System.nanoTime() + limite.toNanos();
+    Thread fechamento = new Thread(() -> fechar(prazo), "publicador-parada-motor");
+    fechamento.setDaemon(true);
+    fechamento.start();
+    long restante = TimeUnit.NANOSECONDS.toMillis(prazo - System.nanoTime());
+    if (!aguardarFim(Math.max(restante, 0))) {
+      log.warn("The Debezium engine did not stop within {}; it goes on stopping alone", limite);
+    }
+  }
+
+  private void fechar(long prazo) {
     while (!fim.isDone() && System.nanoTime() - prazo < 0) {
       try {
         motor.close();
-        break;
+        return;
       } catch (IllegalStateException e) {
         // Tasks starting, or already stopping: wait a little and look again.
         log.debug("Engine not ready to close yet: {}", e.getMessage());
       } catch (IOException e) {
         log.warn("Error closing the Debezium engine", e);
-        break;
+        return;
       }
       if (aguardarFim(FATIA_DA_ESPERA_MS)) {
         return;
       }
-    }
-    long restante = TimeUnit.NANOSECONDS.toMillis(prazo - System.nanoTime());
-    if (!aguardarFim(Math.max(restante, 0))) {
-      log.warn("The Debezium engine did not stop within {}", limite);
     }
   }
 

@@ -4,6 +4,7 @@ import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
 import io.debezium.engine.format.Json;
 import java.time.Clock;
+import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
@@ -54,9 +55,15 @@ class MotorDoPublicador {
     enviador.prepararProdutor();
     AtomicBoolean parando = new AtomicBoolean();
     CompletableFuture<Void> fim = new CompletableFuture<>();
+    int execucao = execucoes.incrementAndGet();
+    Properties propriedades = configuracao.propriedades();
+    // Debezium names its JMX beans after topic.prefix: a run started while an earlier one is still
+    // stopping (its lease lost, its replication stream silent) would wait for that one to end
+    // before it could register them. A tag per run keeps the names apart.
+    propriedades.setProperty("custom.metric.tags", "execucao=" + execucao);
     DebeziumEngine<ChangeEvent<String, String>> motor =
         DebeziumEngine.create(Json.class)
-            .using(configuracao.propriedades())
+            .using(propriedades)
             .using(
                 new DebeziumEngine.ConnectorCallback() {
                   @Override
@@ -89,7 +96,7 @@ class MotorDoPublicador {
                     new IllegalStateException("the engine returned without reporting its end"));
               }
             },
-            "publicador-debezium-" + execucoes.incrementAndGet());
+            "publicador-debezium-" + execucao);
     linha.start();
     return new ExecucaoDoMotor(motor, fim, parando);
   }

@@ -1,5 +1,6 @@
 package pedidos.publicador;
 
+import com.zaxxer.hikari.HikariDataSource;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -8,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import javax.sql.DataSource;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.context.SmartLifecycle;
@@ -29,17 +31,19 @@ class SupervisorDoPublicador implements SmartLifecycle {
   private static final Logger log = LoggerFactory.getLogger(SupervisorDoPublicador.class);
   // Above the producer's delivery timeout: a batch waiting for a dead Kafka finishes failing first.
   private static final Duration ESPERA_DA_PARADA_DO_MOTOR = Duration.ofSeconds(60);
-  // An engine whose lease is lost sends nothing more, and its one slow step is closing a
-  // replication stream that may have gone silent (bounded by Debezium's socket timeout, 20 s,
-  // ConfiguracaoDoDebezium). Past this the relay competes for the lease anyway; the engine, if it
-  // is still there, can only end (a new holder ends its walsender).
-  private static final Duration ESPERA_DA_PARADA_SEM_TRAVA = Duration.ofSeconds(25);
+  // An engine whose lease is lost sends nothing more (the fence, and its run is marked stopping),
+  // but stopping it may take up to Debezium's socket timeout (20 s, ConfiguracaoDoDebezium) when
+  // its replication stream went silent. The relay does not wait for that: past this it competes
+  // for the lease again, and the old engine can only end (the next holder ends its walsender; an
+  // offset it still stores is older than the new engine's, which replays a little, never skips).
+  private static final Duration ESPERA_DA_PARADA_SEM_TRAVA = Duration.ofSeconds(5);
 
   private final TravaDoPublicador trava;
   private final MotorDoPublicador motor;
   private final TopicosDoPublicador topicos;
   private final MetricasDoPublicador metricas;
   private final PublicadorProperties propriedades;
+  private final DataSource pool;
   private final Clock clock;
 
   private final Object monitor = new Object();
@@ -65,12 +69,14 @@ class SupervisorDoPublicador implements SmartLifecycle {
       TopicosDoPublicador topicos,
       MetricasDoPublicador metricas,
       PublicadorProperties propriedades,
+      DataSource pool,
       Clock clock) {
     this.trava = trava;
     this.motor = motor;
     this.topicos = topicos;
     this.metricas = metricas;
     this.propriedades = propriedades;
+    this.pool = pool;
     this.clock = clock;
     this.desde = clock.instant();
   }
@@ -238,6 +244,11 @@ class SupervisorDoPublicador implements SmartLifecycle {
               propriedades.slot());
           // Health tells the truth while the engine stops: this instance no longer relays.
           tornar(Papel.RESERVA, EstadoDoMotor.PARANDO);
+          // The road to the database went bad: a pooled connection used just before would be
+          // lent again unchecked and hang the next engine's first batch for its socket timeout.
+          if (pool instanceof HikariDataSource hikari && hikari.getHikariPoolMXBean() != null) {
+            hikari.getHikariPoolMXBean().softEvictConnections();
+          }
           esperaDaParada = ESPERA_DA_PARADA_SEM_TRAVA;
           return Desfecho.TRAVA_PERDIDA;
         }

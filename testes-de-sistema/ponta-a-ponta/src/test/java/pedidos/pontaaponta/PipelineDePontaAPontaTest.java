@@ -264,7 +264,7 @@ class PipelineDePontaAPontaTest {
             () ->
                 SistemaDoTeste.papel(sistema.relay).isPresent()
                     && SistemaDoTeste.papel(sistema.reserva).isPresent());
-    try (Simulacao simulacao = simulacao(prefixo, semente, 600, 200);
+    try (Simulacao simulacao = simulacao(prefixo, semente, 400, 200);
         PublicacoesDosRelays publicacoes = new PublicacoesDosRelays(sistema)) {
       simulacao.iniciarApi();
       CompletableFuture<Relatorio> execucao = emSegundoPlano(simulacao);
