@@ -95,9 +95,8 @@ class TravaDoPublicador implements DisposableBean {
   private volatile boolean adquirida;
   private boolean falhaAvisada;
   // System.nanoTime() when the last proof that succeeded was sent: the server's idle clock for the
-  // session cannot have started before it.
+  // session cannot have started before it. Set before adquirida, which vigente() reads first.
   private volatile long provadaEm;
-  private volatile boolean vigenteSeProvada;
 
   TravaDoPublicador(
       ConexaoDoBanco banco,
@@ -136,19 +135,21 @@ class TravaDoPublicador implements DisposableBean {
         conexao = conectar();
       }
       long inicio = System.nanoTime();
+      boolean tomada;
       try (PreparedStatement tentar = conexao.prepareStatement(TENTAR)) {
         tentar.setInt(1, CLASSE_DA_TRAVA);
         tentar.setString(2, nomeDaTrava);
         try (ResultSet resultado = tentar.executeQuery()) {
           resultado.next();
-          adquirida = resultado.getBoolean(1);
+          tomada = resultado.getBoolean(1);
         }
       }
       falhaAvisada = false;
-      if (adquirida) {
-        provada(inicio);
+      if (tomada) {
+        provadaEm = inicio;
       }
-      return adquirida;
+      adquirida = tomada;
+      return tomada;
     } catch (SQLException e) {
       // The database is unreachable: nobody can stream anyway. Warn once per outage.
       if (!falhaAvisada) {
@@ -187,7 +188,7 @@ class TravaDoPublicador implements DisposableBean {
       try (ResultSet resultado = provar.executeQuery()) {
         resultado.next();
         if (resultado.getBoolean(1)) {
-          provada(inicio);
+          provadaEm = inicio;
           if (vigente()) {
             return true;
           }
@@ -227,7 +228,7 @@ class TravaDoPublicador implements DisposableBean {
    * live ago. Read on every batch, so it takes no lock.
    */
   boolean vigente() {
-    return vigenteSeProvada && System.nanoTime() - provadaEm < vigenciaEmNanos;
+    return adquirida && System.nanoTime() - provadaEm < vigenciaEmNanos;
   }
 
   /** Read without waiting for a heartbeat in progress. */
@@ -238,7 +239,6 @@ class TravaDoPublicador implements DisposableBean {
   /** Gives the lease up by closing its session; a standby may take it at once. */
   synchronized void liberar() {
     adquirida = false;
-    vigenteSeProvada = false;
     if (conexao == null) {
       return;
     }
@@ -280,11 +280,6 @@ class TravaDoPublicador implements DisposableBean {
     } catch (SQLException e) {
       log.warn("Could not end the sessions still streaming the slot {}: {}", slot, e.getMessage());
     }
-  }
-
-  private void provada(long inicio) {
-    provadaEm = inicio;
-    vigenteSeProvada = true;
   }
 
   private Connection conectar() throws SQLException {
