@@ -16,58 +16,31 @@ import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
 import java.util.TreeSet;
-import java.util.stream.Stream;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Order;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
-import pedidos.infra.KafkaLocal;
-import pedidos.infra.PostgresLocal;
 import pedidos.infra.ServicoEmProcesso;
 import pedidos.pontaaponta.MetricasNasRegras.Expressao;
 
 /**
  * The alerting rules and the dashboard in docs/observabilidade ask only for metrics the services
- * really expose: the three services run as processes, a few events go through them, and every
- * metric name in every rule and panel must appear in some service's {@code /actuator/prometheus}.
+ * really expose: the three services run as processes (the JVM's {@link SistemaCompartilhado},
+ * before the pipeline's scenarios fail its parts), a few events go through them, and every metric
+ * name in every rule and panel must appear in some service's {@code /actuator/prometheus}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@Order(1)
 class MetricasDasRegrasTest {
 
   private static final HttpClient HTTP =
       HttpClient.newBuilder().connectTimeout(Duration.ofSeconds(5)).build();
 
-  private PostgresLocal postgres;
-  private KafkaLocal kafka;
   private SistemaDoTeste sistema;
 
   @BeforeAll
   void iniciar() {
-    postgres = PostgresLocal.builder().fsync(false).iniciar();
-    kafka = SistemaDoTeste.kafkaNaPorta(SistemaDoTeste.portaLivre());
-    sistema =
-        new SistemaDoTeste(
-                postgres,
-                postgres.jdbcUrl(),
-                kafka.bootstrapServers(),
-                // Reconciliation's API is not running: its rounds fail, its cursor gauge stays.
-                URI.create("http://127.0.0.1:" + SistemaDoTeste.portaLivre()),
-                "token-das-regras")
-            .iniciar();
-  }
-
-  @AfterAll
-  void parar() {
-    Stream.of(sistema, kafka, postgres)
-        .filter(java.util.Objects::nonNull)
-        .forEach(
-            recurso -> {
-              try {
-                recurso.close();
-              } catch (Exception e) {
-                throw new IllegalStateException(e);
-              }
-            });
+    sistema = SistemaCompartilhado.obter().sistema();
   }
 
   @Test

@@ -4,7 +4,6 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
 import java.io.IOException;
-import java.net.URI;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.sql.Connection;
@@ -28,7 +27,6 @@ import java.util.concurrent.atomic.AtomicReference;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import org.awaitility.core.ConditionTimeoutException;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.MethodOrderer;
 import org.junit.jupiter.api.Order;
@@ -36,7 +34,6 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
-import pedidos.infra.KafkaLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ProxyCongelavel;
 import pedidos.infra.ServicoEmProcesso;
@@ -54,9 +51,9 @@ import pedidos.simulador.Simulacao;
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
+@Order(2)
 class PipelineDePontaAPontaTest {
 
-  private static final String TOKEN = "token-ponta-a-ponta";
   private static final Duration ESPERA = Duration.ofMinutes(3);
 
   /** How long a stored event may take to be applied, through the relay, Kafka and the applier. */
@@ -66,43 +63,18 @@ class PipelineDePontaAPontaTest {
   private static final long SEMENTE_DOS_EXTREMOS = 20261201L;
   private static final Pattern MOTIVO = Pattern.compile("\"motivo\"\\s*:\\s*\"([^\"]*)\"");
 
-  private final int portaDaApi = SistemaDoTeste.portaLivre();
-  private final int portaDoKafka = SistemaDoTeste.portaLivre();
+  private SistemaCompartilhado compartilhado;
   private PostgresLocal postgres;
   // Every service reaches PostgreSQL through it; only the partition scenarios make it fail.
   private ProxyCongelavel proxy;
-  private KafkaLocal kafka;
   private SistemaDoTeste sistema;
 
   @BeforeAll
-  void iniciar() throws IOException {
-    postgres = PostgresLocal.builder().fsync(false).iniciar();
-    proxy = new ProxyCongelavel(postgres.porta());
-    kafka = SistemaDoTeste.kafkaNaPorta(portaDoKafka);
-    sistema =
-        new SistemaDoTeste(
-                postgres,
-                proxy.jdbcUrl(postgres),
-                kafka.bootstrapServers(),
-                URI.create("http://127.0.0.1:" + portaDaApi),
-                TOKEN)
-            .iniciar();
-  }
-
-  @AfterAll
-  void parar() throws IOException {
-    if (sistema != null) {
-      sistema.close();
-    }
-    if (proxy != null) {
-      proxy.close();
-    }
-    if (kafka != null) {
-      kafka.close();
-    }
-    if (postgres != null) {
-      postgres.close();
-    }
+  void iniciar() {
+    compartilhado = SistemaCompartilhado.obter();
+    postgres = compartilhado.postgres;
+    proxy = compartilhado.proxy;
+    sistema = compartilhado.sistema();
   }
 
   @Test
@@ -160,7 +132,7 @@ class PipelineDePontaAPontaTest {
   @Test
   @Order(5)
   void kafkaForaDoArAVarreduraAplicaEDepoisTudoEPublicado() throws Exception {
-    kafka.close();
+    compartilhado.pararKafka();
     try (Simulacao simulacao = simulacao("semkafka", 4, 100, 100)) {
       simulacao.iniciarApi();
       CompletableFuture<Relatorio> execucao = emSegundoPlano(simulacao);
@@ -170,7 +142,7 @@ class PipelineDePontaAPontaTest {
           .alias("the sweep applies from the inbox while Kafka is down")
           .until(() -> pedidosAplicados("semkafka") > 50);
 
-      kafka = SistemaDoTeste.kafkaNaPorta(portaDoKafka);
+      compartilhado.iniciarKafka();
 
       Relatorio relatorio = execucao.get();
       aprovar(relatorio);
@@ -638,9 +610,11 @@ class PipelineDePontaAPontaTest {
         .receptor(sistema.urlDoReceptor())
         .segredo(SistemaDoTeste.SEGREDO)
         .banco(postgres.jdbcUrl(), postgres.usuario(), postgres.senha())
-        .kafka("localhost:" + portaDoKafka, UsuarioDoKafka.ADMINISTRADOR.propriedadesDoCliente())
-        .portaDaApi(portaDaApi)
-        .tokenDaApi(TOKEN)
+        .kafka(
+            "localhost:" + compartilhado.portaDoKafka,
+            UsuarioDoKafka.ADMINISTRADOR.propriedadesDoCliente())
+        .portaDaApi(compartilhado.portaDaApi)
+        .tokenDaApi(SistemaCompartilhado.TOKEN_DA_API)
         .prefixo(prefixo)
         .semente(semente)
         .pedidos(pedidos)
