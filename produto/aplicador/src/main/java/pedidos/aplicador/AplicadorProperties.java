@@ -22,6 +22,9 @@ import pedidos.gestao.Ops;
  * @param topicos what this service needs of its topics, which the relay owns; checked at start
  * @param grupo the listener's consumer group
  * @param concorrencia listener threads; more than the partitions would idle
+ * @param eventosPorTransacao how many records of one poll the listener applies in one transaction,
+ *     at most: one commit (and one flush of the WAL) for them all; each holds its order's advisory
+ *     lock until that commit, so the server's lock table bounds it
  * @param esperaPorLock how long an apply waits for a lock before failing as transient
  * @param tentativasDeFalhaDesconhecida attempts of a record that fails in an unknown way before it
  *     goes to the dead-letter topic; transient failures are retried without limit
@@ -46,6 +49,7 @@ public record AplicadorProperties(
     @DefaultValue @Valid Topicos topicos,
     @DefaultValue(TopicosDoKafka.GRUPO_DO_APLICADOR) @NotBlank String grupo,
     @DefaultValue("3") @Min(1) int concorrencia,
+    @DefaultValue("50") @Min(1) @Max(500) int eventosPorTransacao,
     @DefaultValue("5s") @NotNull Duration esperaPorLock,
     @DefaultValue("5") @Min(1) int tentativasDeFalhaDesconhecida,
     @DefaultValue("30s") @NotNull Duration esperaMaximaEntreTentativas,
@@ -65,13 +69,14 @@ public record AplicadorProperties(
   /** Every field but the signing keys, which must never reach a log. */
   @Override
   public String toString() {
-    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, grupo=%s, concorrencia=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, aquecimento=%s, assinatura=%d key(s)]"
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, grupo=%s, concorrencia=%d, eventosPorTransacao=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, aquecimento=%s, assinatura=%d key(s)]"
         .formatted(
             topico,
             topicoDeDescarte,
             topicos,
             grupo,
             concorrencia,
+            eventosPorTransacao,
             esperaPorLock,
             tentativasDeFalhaDesconhecida,
             esperaMaximaEntreTentativas,

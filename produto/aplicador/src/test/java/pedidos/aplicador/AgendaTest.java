@@ -104,6 +104,7 @@ class AgendaTest extends ContextoDoAplicador {
         propriedades.topicos(),
         propriedades.grupo(),
         propriedades.concorrencia(),
+        propriedades.eventosPorTransacao(),
         propriedades.esperaPorLock(),
         propriedades.tentativasDeFalhaDesconhecida(),
         propriedades.esperaMaximaEntreTentativas(),

@@ -1,5 +1,6 @@
 package pedidos.aplicador.aplicacao;
 
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
@@ -89,6 +90,17 @@ public class AplicadorDeEventos {
   public Optional<EventoAplicado> guardarEAplicarNaTransacao(
       RegistroDeEvento evento, ModoDeAplicacao modo, PosicaoNoTopico posicao) {
     return aplicarNaTransacao(evento, evento.eventoId(), modo, posicao);
+  }
+
+  /**
+   * Before applying the facts of several orders in one transaction: takes their locks in one fixed
+   * order, so that two such transactions never deadlock. Each apply then holds its lock already.
+   */
+  public void travarPedidosNaTransacao(Collection<String> pedidoIds) {
+    if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+      throw new IllegalStateException("locking orders needs an open transaction");
+    }
+    leitor.travarEmOrdem(pedidoIds);
   }
 
   private Optional<EventoAplicado> aplicarNaTransacao(

@@ -5,6 +5,7 @@ import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.springframework.jdbc.core.namedparam.MapSqlParameterSource;
@@ -53,6 +54,18 @@ final class LeitorDoPedido {
                      set_config('plan_cache_mode', 'force_generic_plan', true)) AS espera,
              webhook_eventos e
        WHERE e.evento_id = :eventoId
+      """;
+
+  // The advisory locks of several orders, in one global order (their keys ascending), for a
+  // transaction that applies the facts of them all: two such transactions never wait for each other
+  // in a cycle. The apply of each fact then takes its order's lock again, which it already holds.
+  static final String TRAVAR_PEDIDOS =
+      """
+      SELECT count(pg_advisory_xact_lock(t.chave)) AS travados
+        FROM (SELECT set_config('lock_timeout', :milissegundos, true)) AS espera,
+             (SELECT DISTINCT hashtextextended(id, 0) AS chave
+                FROM unnest(CAST(:pedidos AS text[])) AS id
+               ORDER BY 1) AS t
       """;
 
   // After the lock: the event, the order's facts applied so far, and the order's row (on every
@@ -143,6 +156,16 @@ final class LeitorDoPedido {
             return Optional.of(lerPedido(pedidoId, eventoId, rs));
           }
         });
+  }
+
+  /** Locks the orders' advisory locks, ascending by key, until the transaction ends. */
+  void travarEmOrdem(Collection<String> pedidoIds) {
+    pipeline.queryForObject(
+        TRAVAR_PEDIDOS,
+        new MapSqlParameterSource()
+            .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()))
+            .addValue("pedidos", pedidoIds.toArray(String[]::new)),
+        Long.class);
   }
 
   private static String pipelineDe(boolean guarda, boolean espera) {

@@ -12,9 +12,11 @@ import org.springframework.boot.kafka.autoconfigure.DefaultKafkaProducerFactoryC
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.kafka.core.KafkaOperations;
+import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.kafka.listener.ConsumerRecordRecoverer;
 import org.springframework.kafka.listener.DeadLetterPublishingRecoverer;
 import org.springframework.kafka.listener.DefaultErrorHandler;
+import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
 import pedidos.aplicador.AplicadorProperties;
@@ -83,7 +85,8 @@ public class ConfiguracaoDoKafka {
                 new TopicPartition(propriedades.topicoDeDescarte(), registro.partition()));
     descarte.setExceptionHeadersCreator(ConfiguracaoDoKafka::cabecalhosDaFalha);
     ConsumerRecordRecoverer recuperacao =
-        (registro, falha) -> {
+        (registro, falhaNoLote) -> {
+          Exception falha = doRegistro(falhaNoLote);
           // A forged record's event id may be a real one still pending: its row is not touched.
           if (!RegistroNaoAutenticadoException.eh(falha)) {
             assentar(falhas, metricas, registro, falha);
@@ -99,6 +102,25 @@ public class ConfiguracaoDoKafka {
     tratador.addNotRetryableExceptions(
         RegistroIlegivelException.class, RegistroNaoAutenticadoException.class);
     return tratador;
+  }
+
+  /**
+   * The failure as a record listener's would be ({@link ListenerExecutionFailedException} around
+   * the cause), without the {@link BatchListenerFailedException} that names the failed record of a
+   * batch: the dead-letter headers and the settled row say what went wrong, not how it was
+   * reported.
+   */
+  static Exception doRegistro(Exception falha) {
+    for (Throwable causa = falha; causa != null; causa = causa.getCause()) {
+      if (causa instanceof BatchListenerFailedException lote
+          && lote.getCause() instanceof Exception doRegistro) {
+        return new ListenerExecutionFailedException(doRegistro.getMessage(), doRegistro);
+      }
+      if (causa.getCause() == causa) {
+        break;
+      }
+    }
+    return falha;
   }
 
   /**

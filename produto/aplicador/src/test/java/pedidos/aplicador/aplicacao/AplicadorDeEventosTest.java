@@ -41,6 +41,52 @@ class AplicadorDeEventosTest extends ContextoDoAplicador {
 
   private final String prefixo = UUID.randomUUID().toString().substring(0, 8) + "-";
 
+  /**
+   * Two listener transactions whose orders overlap, each given them in the opposite order (a
+   * rebalance can have two appliers read one partition for a moment): each takes its locks in the
+   * one global order, so neither waits for the other in a cycle. In the order given, PostgreSQL
+   * would end one of each pair as a deadlock's victim.
+   */
+  @Test
+  void transacoesDeVariosPedidosTravamNumaSoOrdemENuncaSeBloqueiamEmCiclo() throws Exception {
+    List<String> pedidos = new ArrayList<>();
+    for (int i = 0; i < 40; i++) {
+      pedidos.add(prefixo + "trava" + i);
+    }
+    List<String> inversos = new ArrayList<>(pedidos);
+    Collections.reverse(inversos);
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      for (int rodada = 0; rodada < 10; rodada++) {
+        var juntos = new java.util.concurrent.CyclicBarrier(2);
+        List<Future<?>> transacoes = new ArrayList<>();
+        for (List<String> ordem : List.of(pedidos, inversos)) {
+          transacoes.add(
+              threads.submit(
+                  () ->
+                      transacao.executeWithoutResult(
+                          status -> {
+                            aguardar(juntos);
+                            aplicador.travarPedidosNaTransacao(ordem);
+                          })));
+        }
+        for (Future<?> feita : transacoes) {
+          feita.get(30, TimeUnit.SECONDS);
+        }
+      }
+    } finally {
+      threads.shutdownNow();
+    }
+  }
+
+  private static void aguardar(java.util.concurrent.CyclicBarrier juntos) {
+    try {
+      juntos.await(10, TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
   @Test
   void aplicaOFatoERegistraEfeitoEResultado() {
     String pedido = prefixo + "ord";

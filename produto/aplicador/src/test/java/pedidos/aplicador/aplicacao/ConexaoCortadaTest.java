@@ -185,6 +185,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.topicos(),
         propriedades.grupo(),
         propriedades.concorrencia(),
+        propriedades.eventosPorTransacao(),
         Duration.ofMinutes(5),
         propriedades.tentativasDeFalhaDesconhecida(),
         propriedades.esperaMaximaEntreTentativas(),

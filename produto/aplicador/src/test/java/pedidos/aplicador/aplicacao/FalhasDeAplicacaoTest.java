@@ -7,9 +7,12 @@ import java.io.ByteArrayOutputStream;
 import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.UUID;
+import java.util.stream.IntStream;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
@@ -204,6 +207,48 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
                 .query(String.class)
                 .single())
         .contains("falha de teste em " + pedido);
+  }
+
+  @Test
+  void soORegistroQueFalhaNoMeioDeUmaTransacaoDeVariosVaiParaODescarte() {
+    String preso = p + "-preso-lote";
+    List<String> bons = IntStream.range(0, 20).mapToObj(i -> p + "-lote" + i).toList();
+    List<String> enviados = new ArrayList<>(bons.subList(0, 10));
+    enviados.add(preso);
+    enviados.addAll(bons.subList(10, 20));
+    // All in one partition, so that a poll brings them together, the stuck one in the middle.
+    for (String pedido : enviados) {
+      var assinado = Assinados.registro("loja.eventos", pedido, registro(pedido + "-e", pedido));
+      kafka.send(
+          new ProducerRecord<>(
+              assinado.topic(), 0, assinado.key(), assinado.value(), assinado.headers()));
+    }
+    kafka.flush();
+
+    ConsumerRecord<String, String> descartado = TopicoDeDescarte.ler(preso);
+    assertThat(TopicoDeDescarte.cabecalho(descartado, "kafka_dlt-exception-message"))
+        .contains("falha de teste em " + preso);
+    assertThat(TopicoDeDescarte.cabecalho(descartado, "kafka_dlt-exception-cause-fqcn"))
+        .as("the cause, not the batch's report of it")
+        .doesNotContain("BatchListenerFailedException");
+    assertThat(resultado(preso + "-e")).isEqualTo("falha_de_aplicacao");
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .untilAsserted(
+            () ->
+                assertThat(
+                        jdbc.sql(
+                                """
+                                SELECT count(*) FROM webhook_eventos
+                                 WHERE recurso_id = ANY (?) AND resultado = 'aplicado'
+                                   AND kafka_offset IS NOT NULL
+                                """)
+                            .param(bons.toArray(String[]::new))
+                            .query(Long.class)
+                            .single())
+                    .as("the records before and after it, applied by the listener")
+                    .isEqualTo(bons.size()));
+    assertThat(StatusDoPedido.atual(jdbc, bons.get(19))).isEqualTo("pago");
   }
 
   @Test
