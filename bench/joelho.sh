@@ -4,7 +4,7 @@
 # that a backlog that grows shows in the warm window's applied rate and p99. Each run's report goes
 # to target/joelho/<rate>.md; docs/BENCHMARKS.md's table is read off them.
 #
-#   bench/joelho.sh                      # 300, 500, 700 events/s
+#   bench/joelho.sh                      # 300, 500, 700 events/s (docs/BENCHMARKS.md has 300, 600, 800)
 #   TAXAS="300 900" QUENTE=120 bench/joelho.sh
 set -euo pipefail
 RAIZ=$(cd "$(dirname "$0")/.." && pwd)
