@@ -17,6 +17,7 @@ import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.EventoAplicado;
 import pedidos.aplicador.aplicacao.PosicaoNoTopico;
 import pedidos.contrato.FormatoDosRegistros;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.ModoDeAplicacao;
 
@@ -99,7 +100,8 @@ class OuvinteDeEventos {
           lote.size(),
           lote.get(0).partition(),
           lote.get(0).offset(),
-          falha.toString());
+          // A database error may quote a row's values: an email among them.
+          MascaraDeEmail.mascararNoTexto(falha.toString()));
       lote.forEach(this::aplicarSozinho);
       return;
     }
