@@ -105,15 +105,9 @@ class ConfiguracaoDoDebezium {
     // there is one restart path and the health check tells the truth.
     p.setProperty("errors.max.retries", "0");
 
-    p.setProperty("transforms", "linha");
-    p.setProperty("transforms.linha.type", "io.debezium.transforms.ExtractNewRecordState");
-    // __op filters INSERTs; __source_ts_ms is the commit time, the start of the relay's lag.
-    p.setProperty("transforms.linha.add.fields", "op,source.ts_ms");
-    p.setProperty("transforms.linha.delete.tombstone.handling.mode", "drop");
+    // No transform and no converter: the consumer reads the change envelope as the connector builds
+    // it (FormatoDasMensagens), INSERTs by its op, the commit time from its source block.
     p.setProperty("tombstones.on.delete", "false");
-    p.setProperty("converter.schemas.enable", "false");
-    p.setProperty("key.converter.schemas.enable", "false");
-    p.setProperty("value.converter.schemas.enable", "false");
 
     debezium.propriedades().forEach(p::setProperty);
     return p;

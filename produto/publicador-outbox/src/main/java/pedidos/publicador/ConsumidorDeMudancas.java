@@ -1,7 +1,7 @@
 package pedidos.publicador;
 
-import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
 import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
@@ -10,6 +10,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -26,7 +27,8 @@ import org.slf4j.LoggerFactory;
  * are not rows (heartbeats, logical messages) are not sent but are marked processed, so that the
  * position advances through them.
  */
-class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<String, String>> {
+class ConsumidorDeMudancas
+    implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
 
   private static final Logger log = LoggerFactory.getLogger(ConsumidorDeMudancas.class);
 
@@ -59,8 +61,8 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
 
   @Override
   public void handleBatch(
-      List<ChangeEvent<String, String>> mudancas,
-      DebeziumEngine.RecordCommitter<ChangeEvent<String, String>> committer)
+      List<RecordChangeEvent<SourceRecord>> mudancas,
+      DebeziumEngine.RecordCommitter<RecordChangeEvent<SourceRecord>> committer)
       throws InterruptedException {
     if (!podeEnviar()) {
       // The fence: an engine being stopped, or whose lease was not proven lately (another relay
@@ -71,13 +73,13 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
     Instant chegada = clock.instant();
     List<Mensagem> mensagens = new ArrayList<>(mudancas.size());
     List<Morto> ilegiveis = new ArrayList<>();
-    for (ChangeEvent<String, String> mudanca : mudancas) {
+    for (RecordChangeEvent<SourceRecord> mudanca : mudancas) {
       Optional<Mensagem> mensagem;
       try {
-        mensagem = formato.daMudanca(mudanca);
+        mensagem = formato.daMudanca(mudanca.record());
       } catch (RuntimeException e) {
         Throwable daLinha = FalhasDaLinha.daLinha(e);
-        Optional<OrigemDaLinha> origem = formato.origem(mudanca);
+        Optional<OrigemDaLinha> origem = formato.origem(mudanca.record());
         if (daLinha == null || origem.isEmpty()) {
           throw e;
         }
@@ -104,7 +106,7 @@ class ConsumidorDeMudancas implements DebeziumEngine.ChangeConsumer<ChangeEvent<
       }
     }
     registro.marcar(efeitos);
-    for (ChangeEvent<String, String> mudanca : mudancas) {
+    for (RecordChangeEvent<SourceRecord> mudanca : mudancas) {
       committer.markProcessed(mudanca);
     }
     committer.markBatchFinished();

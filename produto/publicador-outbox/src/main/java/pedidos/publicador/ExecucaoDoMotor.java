@@ -1,7 +1,7 @@
 package pedidos.publicador;
 
-import io.debezium.engine.ChangeEvent;
 import io.debezium.engine.DebeziumEngine;
+import io.debezium.engine.RecordChangeEvent;
 import java.io.IOException;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
@@ -9,6 +9,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -18,12 +19,12 @@ final class ExecucaoDoMotor {
   private static final Logger log = LoggerFactory.getLogger(ExecucaoDoMotor.class);
   private static final long FATIA_DA_ESPERA_MS = 100;
 
-  private final DebeziumEngine<ChangeEvent<String, String>> motor;
+  private final DebeziumEngine<RecordChangeEvent<SourceRecord>> motor;
   private final CompletableFuture<Void> fim;
   private final AtomicBoolean parando;
 
   ExecucaoDoMotor(
-      DebeziumEngine<ChangeEvent<String, String>> motor,
+      DebeziumEngine<RecordChangeEvent<SourceRecord>> motor,
       CompletableFuture<Void> fim,
       AtomicBoolean parando) {
     this.motor = motor;

@@ -1,7 +1,5 @@
 package pedidos.publicador;
 
-import io.debezium.embedded.EmbeddedEngineChangeEvent;
-import io.debezium.engine.ChangeEvent;
 import java.nio.charset.StandardCharsets;
 import java.time.Instant;
 import java.time.OffsetDateTime;
@@ -10,15 +8,15 @@ import java.util.Optional;
 import java.util.function.Supplier;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import org.apache.kafka.common.header.internals.RecordHeader;
+import org.apache.kafka.connect.data.Field;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.springframework.stereotype.Component;
 import pedidos.contrato.FormatoDosRegistros;
 import pedidos.contrato.RegistroDeEfeito;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.contrato.RegistroIlegivelException;
 import pedidos.contrato.TopicosDoKafka;
-import tools.jackson.core.JacksonException;
-import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 import tools.jackson.databind.node.ObjectNode;
 
 /**
@@ -26,19 +24,17 @@ import tools.jackson.databind.node.ObjectNode;
  * Debezium hands over. The message shapes consumers read are the contract's ({@link
  * FormatoDosRegistros}), written here and read there with the same codec.
  *
+ * <p>Rows are read from the engine's own records (Kafka Connect's {@link SourceRecord}: Debezium's
+ * change envelope as a {@link Struct}), with no converter and no transform in between: turning each
+ * row into JSON only to parse it back here cost the relay about a seventh of its CPU per event
+ * (docs/BENCHMARKS.md, issue 27). The payload ({@code jsonb}) still arrives as PostgreSQL's text,
+ * and is parsed once, by the contract's codec, when the message is written.
+ *
  * <p>Messages are self-contained (a consumer or a replay needs nothing else) and the same whether a
  * row comes from the stream or from the fallback re-send.
  */
 @Component
 class FormatoDasMensagens {
-
-  /**
-   * The parser of captured rows, which carry the payload as one string: the contract's, sized from
-   * the input envelope and keeping numbers exactly. Whatever the receptor accepts passes here; a
-   * row written around the receptor and outside the envelope fails here, deterministically, and is
-   * dead-lettered.
-   */
-  private final JsonMapper json = FormatoDosRegistros.json();
 
   private final PublicadorProperties.Topicos topicos;
   private final String destinoDoInbox;
@@ -57,19 +53,16 @@ class FormatoDasMensagens {
    * (heartbeats, logical decoding messages). Never fails: a row that cannot be encoded is still
    * recorded where it is.
    */
-  Optional<OrigemDaLinha> origem(ChangeEvent<String, String> mudanca) {
+  Optional<OrigemDaLinha> origem(SourceRecord mudanca) {
     Tabela tabela;
-    if (destinoDoInbox.equals(mudanca.destination())) {
+    if (destinoDoInbox.equals(mudanca.topic())) {
       tabela = Tabela.WEBHOOK_EVENTOS;
-    } else if (destinoDoOutbox.equals(mudanca.destination())) {
+    } else if (destinoDoOutbox.equals(mudanca.topic())) {
       tabela = Tabela.OUTBOX;
     } else {
       return Optional.empty();
     }
-    // Debezium's key of a row is its primary key as a JSON object: the same shape as
-    // chaveDoEvento and ChaveDoEfeito.json, so the dead-letter table sees one key per row.
-    String chave = mudanca.key() != null ? mudanca.key() : "{}";
-    return Optional.of(new OrigemDaLinha(tabela, chave, lsn(mudanca)));
+    return Optional.of(new OrigemDaLinha(tabela, chave(mudanca.key()), lsn(mudanca)));
   }
 
   /**
@@ -78,37 +71,39 @@ class FormatoDasMensagens {
    *
    * @throws MudancaIlegivelException when a row cannot be encoded (see {@link FalhasDaLinha})
    */
-  Optional<Mensagem> daMudanca(ChangeEvent<String, String> mudanca) {
+  Optional<Mensagem> daMudanca(SourceRecord mudanca) {
     Optional<OrigemDaLinha> origem = origem(mudanca);
-    if (origem.isEmpty() || mudanca.value() == null) {
+    if (origem.isEmpty() || !(mudanca.value() instanceof Struct envelope)) {
       return Optional.empty(); // not a captured table's row, or a tombstone
     }
-    JsonNode linha = ler(mudanca.value(), mudanca.destination());
     // The publication carries INSERTs only; this keeps it so if someone widens the publication.
-    if (!"c".equals(linha.path("__op").asString(""))) {
+    if (!"c".equals(campo(envelope, "op")) || !(campo(envelope, "after") instanceof Struct linha)) {
       return Optional.empty();
     }
-    JsonNode ts = linha.path("__source_ts_ms");
-    Instant commit = ts.isNumber() ? Instant.ofEpochMilli(ts.longValue()) : null;
+    Instant commit =
+        campo(envelope, "source") instanceof Struct fonte
+                && campo(fonte, "ts_ms") instanceof Long ts
+            ? Instant.ofEpochMilli(ts)
+            : null;
+    Tabela tabela = origem.get().tabela();
     return Optional.of(
-        switch (origem.get().tabela()) {
+        switch (tabela) {
           case WEBHOOK_EVENTOS ->
               doEvento(
-                  texto(linha, "evento_id"),
-                  texto(linha, "recurso_id"),
-                  texto(linha, "tipo"),
-                  texto(linha, "payload"),
-                  instante(linha, "recebido_em"),
+                  texto(linha, "evento_id", tabela),
+                  texto(linha, "recurso_id", tabela),
+                  texto(linha, "tipo", tabela),
+                  texto(linha, "payload", tabela),
+                  instante(linha, "recebido_em", tabela),
                   origem.get().lsn(),
                   commit);
           case OUTBOX ->
               doEfeito(
-                  new ChaveDoEfeito(texto(linha, "pedido_id"), texto(linha, "efeito")),
-                  opcional(linha, "status"),
-                  linha.path("total_centavos").isNumber()
-                      ? linha.path("total_centavos").longValue()
-                      : null,
-                  instante(linha, "criado_em"),
+                  new ChaveDoEfeito(
+                      texto(linha, "pedido_id", tabela), texto(linha, "efeito", tabela)),
+                  campo(linha, "status") instanceof String status ? status : null,
+                  campo(linha, "total_centavos") instanceof Number total ? total.longValue() : null,
+                  instante(linha, "criado_em", tabela),
                   origem.get().lsn(),
                   commit);
         });
@@ -188,43 +183,49 @@ class FormatoDasMensagens {
     }
   }
 
-  /** The row's LSN, from the engine's source record; null if this engine does not expose it. */
-  private static Long lsn(ChangeEvent<String, String> mudanca) {
-    if (mudanca instanceof EmbeddedEngineChangeEvent<?, ?, ?> evento
-        && evento.sourceRecord() != null
-        && evento.sourceRecord().sourceOffset() != null
-        && evento.sourceRecord().sourceOffset().get("lsn") instanceof Number lsn) {
-      return lsn.longValue();
-    }
-    return null;
+  /** The row's LSN, from the engine's source offset; null if this engine does not expose it. */
+  private static Long lsn(SourceRecord mudanca) {
+    return mudanca.sourceOffset() != null && mudanca.sourceOffset().get("lsn") instanceof Number lsn
+        ? lsn.longValue()
+        : null;
   }
 
-  private JsonNode ler(String texto, String origem) {
+  /**
+   * A row's primary key as a JSON object, column by column in the key's order: the same shape as
+   * {@link #chaveDoEvento} and {@link ChaveDoEfeito#json}, so the dead-letter table sees one key
+   * per row whichever path recorded it.
+   */
+  private static String chave(Object chave) {
+    ObjectNode json = FormatoDosRegistros.json().createObjectNode();
+    if (chave instanceof Struct colunas) {
+      for (Field coluna : colunas.schema().fields()) {
+        Object valor = colunas.get(coluna);
+        json.put(coluna.name(), valor == null ? null : valor.toString());
+      }
+    }
+    return FormatoDosRegistros.json().writeValueAsString(json);
+  }
+
+  /** A field of a struct, null when absent: a Struct's own getters throw for an unknown name. */
+  private static Object campo(Struct struct, String nome) {
+    Field campo = struct.schema().field(nome);
+    return campo == null ? null : struct.get(campo);
+  }
+
+  private static String texto(Struct linha, String campo, Tabela tabela) {
+    if (!(campo(linha, campo) instanceof String valor)) {
+      throw new MudancaIlegivelException("captured " + tabela.nome() + " row without " + campo);
+    }
+    return valor;
+  }
+
+  private static Instant instante(Struct linha, String campo, Tabela tabela) {
+    String valor = texto(linha, campo, tabela);
     try {
-      return json.readTree(texto);
-    } catch (JacksonException e) {
-      throw new MudancaIlegivelException("not JSON in " + origem, e);
-    }
-  }
-
-  private static String texto(JsonNode linha, String campo) {
-    JsonNode valor = linha.path(campo);
-    if (!valor.isString()) {
-      throw new MudancaIlegivelException("captured row without " + campo + ": " + linha);
-    }
-    return valor.stringValue();
-  }
-
-  private static String opcional(JsonNode linha, String campo) {
-    JsonNode valor = linha.path(campo);
-    return valor.isString() ? valor.stringValue() : null;
-  }
-
-  private static Instant instante(JsonNode linha, String campo) {
-    try {
-      return OffsetDateTime.parse(texto(linha, campo)).toInstant();
+      return OffsetDateTime.parse(valor).toInstant();
     } catch (DateTimeParseException e) {
-      throw new MudancaIlegivelException("unreadable " + campo + " in " + linha, e);
+      throw new MudancaIlegivelException(
+          "unreadable " + campo + " in a captured " + tabela.nome() + " row: " + valor, e);
     }
   }
 }

@@ -1,14 +1,16 @@
 package pedidos.publicador;
 
-import io.debezium.engine.ChangeEvent;
+import io.debezium.embedded.Connect;
 import io.debezium.engine.DebeziumEngine;
-import io.debezium.engine.format.Json;
+import io.debezium.engine.RecordChangeEvent;
+import io.debezium.engine.format.ChangeEventFormat;
 import java.time.Clock;
 import java.util.Properties;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.stereotype.Component;
 
@@ -61,8 +63,8 @@ class MotorDoPublicador {
     // stopping (its lease lost, its replication stream silent) would wait for that one to end
     // before it could register them. A tag per run keeps the names apart.
     propriedades.setProperty("custom.metric.tags", "execucao=" + execucao);
-    DebeziumEngine<ChangeEvent<String, String>> motor =
-        DebeziumEngine.create(Json.class)
+    DebeziumEngine<RecordChangeEvent<SourceRecord>> motor =
+        DebeziumEngine.create(ChangeEventFormat.of(Connect.class))
             .using(propriedades)
             .using(
                 new DebeziumEngine.ConnectorCallback() {

@@ -3,15 +3,22 @@ package pedidos.publicador;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 
-import io.debezium.engine.ChangeEvent;
 import java.time.Instant;
+import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
+import org.apache.kafka.connect.data.Schema;
+import org.apache.kafka.connect.data.SchemaBuilder;
+import org.apache.kafka.connect.data.Struct;
+import org.apache.kafka.connect.source.SourceRecord;
 import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import pedidos.contrato.EnvelopeDeEntrada;
 
-/** The shapes Debezium hands over (ExtractNewRecordState, JSON without schemas) into messages. */
+/**
+ * The records Debezium hands over (its change envelope, as Kafka Connect structs) into messages.
+ */
 class FormatoDasMensagensTest {
 
   private final FormatoDasMensagens formato = new FormatoDasMensagens(propriedades());
@@ -23,12 +30,16 @@ class FormatoDasMensagensTest {
             .daMudanca(
                 mudanca(
                     "pub.public.webhook_eventos",
-                    """
-                    {"evento_id": "e1", "recurso_id": "p1", "tipo": "order.paid",
-                     "payload": "{\\"a\\": {\\"b\\": [1, 2.50]}}",
-                     "recebido_em": "2026-11-29T12:00:00.123456Z", "aplicado_em": null,
-                     "resultado": null, "motivo": null, "__op": "c", "__source_ts_ms": 1000}
-                    """))
+                    "c",
+                    linha(
+                        "evento_id", "e1",
+                        "recurso_id", "p1",
+                        "tipo", "order.paid",
+                        "payload", "{\"a\": {\"b\": [1, 2.50]}}",
+                        "recebido_em", "2026-11-29T12:00:00.123456Z",
+                        "aplicado_em", null,
+                        "resultado", null,
+                        "motivo", null)))
             .orElseThrow();
 
     assertThat(mensagem.tabela()).isEqualTo(Tabela.WEBHOOK_EVENTOS);
@@ -40,6 +51,8 @@ class FormatoDasMensagensTest {
                 + "\"payload\":{\"a\":{\"b\":[1,2.50]}},"
                 + "\"recebido_em\":\"2026-11-29T12:00:00.123456Z\"}");
     assertThat(mensagem.commit()).isEqualTo(Instant.ofEpochMilli(1000));
+    assertThat(mensagem.origem().chave()).isEqualTo(FormatoDasMensagens.chaveDoEvento("e1"));
+    assertThat(mensagem.origem().lsn()).isEqualTo(4242L);
     assertThat(mensagem.efeito()).isNull();
   }
 
@@ -50,14 +63,19 @@ class FormatoDasMensagensTest {
             .daMudanca(
                 mudanca(
                     "pub.public.outbox",
-                    """
-                    {"pedido_id": "p1", "efeito": "liberar_separacao", "status": "pago",
-                     "total_centavos": 1990, "cliente_email": "a@loja.com",
-                     "criado_em": "2026-11-29T12:00:00Z", "enviado_em": null, "__op": "c",
-                     "__source_ts_ms": 1000}
-                    """))
+                    "c",
+                    linha(
+                        "pedido_id", "p1",
+                        "efeito", "liberar_separacao",
+                        "status", "pago",
+                        "total_centavos", 1990L,
+                        "cliente_email", "a@loja.com",
+                        "criado_em", "2026-11-29T12:00:00Z",
+                        "enviado_em", null)))
             .orElseThrow();
 
+    assertThat(mensagem.origem().chave())
+        .isEqualTo(new ChaveDoEfeito("p1", "liberar_separacao").json());
     assertThat(mensagem.registro().topic()).isEqualTo("separacao.efeitos");
     assertThat(mensagem.registro().key()).isEqualTo("p1");
     assertThat(mensagem.efeito()).isEqualTo(new ChaveDoEfeito("p1", "liberar_separacao"));
@@ -72,19 +90,29 @@ class FormatoDasMensagensTest {
 
   @Test
   void oQueNaoELinhaNovaNaoViraMensagem() {
-    assertThat(formato.daMudanca(mudanca("__debezium-heartbeat.pub", "{\"ts_ms\": 1}"))).isEmpty();
-    assertThat(formato.daMudanca(mudanca("pub.message", "{\"op\": \"m\"}"))).isEmpty();
-    assertThat(formato.daMudanca(mudanca("pub.public.outbox", null))).isEmpty();
+    Schema batida = SchemaBuilder.struct().field("ts_ms", Schema.INT64_SCHEMA).build();
     assertThat(
             formato.daMudanca(
-                mudanca(
-                    "pub.public.outbox",
-                    "{\"pedido_id\": \"p1\", \"efeito\": \"x\", \"__op\": \"u\"}")))
-        .as("an update")
+                new SourceRecord(
+                    Map.of(),
+                    Map.of(),
+                    "__debezium-heartbeat.pub",
+                    batida,
+                    new Struct(batida).put("ts_ms", 1L))))
+        .isEmpty();
+    assertThat(formato.daMudanca(mudanca("pub.message", "m", linha("prefix", "heartbeat"))))
         .isEmpty();
     assertThat(
             formato.daMudanca(
-                mudanca("pub.public.webhook_eventos", "{\"evento_id\": \"e1\", \"__op\": \"d\"}")))
+                new SourceRecord(Map.of(), Map.of(), "pub.public.outbox", null, null)))
+        .as("a tombstone")
+        .isEmpty();
+    assertThat(
+            formato.daMudanca(
+                mudanca("pub.public.outbox", "u", linha("pedido_id", "p1", "efeito", "x"))))
+        .as("an update")
+        .isEmpty();
+    assertThat(formato.daMudanca(mudanca("pub.public.webhook_eventos", "d", null)))
         .as("a delete")
         .isEmpty();
   }
@@ -95,10 +123,25 @@ class FormatoDasMensagensTest {
             () ->
                 formato.daMudanca(
                     mudanca(
-                        "pub.public.webhook_eventos",
-                        "{\"evento_id\": \"e1\", \"tipo\": \"x\", \"__op\": \"c\"}")))
+                        "pub.public.webhook_eventos", "c", linha("evento_id", "e1", "tipo", "x"))))
         .isInstanceOf(MudancaIlegivelException.class)
         .hasMessageContaining("recurso_id");
+    assertThatThrownBy(
+            () ->
+                formato.daMudanca(
+                    mudanca(
+                        "pub.public.outbox",
+                        "c",
+                        linha(
+                            "pedido_id", "p1",
+                            "efeito", "liberar_separacao",
+                            "cliente_email", "a@loja.com",
+                            "criado_em", "ontem"))))
+        .as("what a row cannot be read for is said without the row's personal data")
+        .isInstanceOf(MudancaIlegivelException.class)
+        .hasMessageContaining("criado_em")
+        .message()
+        .doesNotContain("a@loja.com");
   }
 
   @Test
@@ -150,27 +193,61 @@ class FormatoDasMensagensTest {
         .bindOrCreate("publicador", PublicadorProperties.class);
   }
 
-  private static ChangeEvent<String, String> mudanca(String destino, String valor) {
-    return new ChangeEvent<>() {
-      @Override
-      public String key() {
-        return null;
-      }
+  /** A row's columns, in order: name, value, name, value... (a String, a Long or null). */
+  private static Map<String, Object> linha(Object... colunas) {
+    Map<String, Object> linha = new LinkedHashMap<>();
+    for (int i = 0; i < colunas.length; i += 2) {
+      linha.put((String) colunas[i], colunas[i + 1]);
+    }
+    return linha;
+  }
 
-      @Override
-      public String value() {
-        return valor;
-      }
-
-      @Override
-      public String destination() {
-        return destino;
-      }
-
-      @Override
-      public Integer partition() {
-        return null;
-      }
-    };
+  /**
+   * A change as the PostgreSQL connector builds it: the envelope (op, after, source) and the row's
+   * primary key as the record's key.
+   */
+  private static SourceRecord mudanca(String topico, String op, Map<String, Object> depois) {
+    SchemaBuilder colunas = SchemaBuilder.struct().optional();
+    if (depois != null) {
+      depois.forEach(
+          (nome, valor) ->
+              colunas.field(
+                  nome,
+                  valor instanceof Long
+                      ? Schema.OPTIONAL_INT64_SCHEMA
+                      : Schema.OPTIONAL_STRING_SCHEMA));
+    }
+    Schema linha = colunas.build();
+    Schema fonte = SchemaBuilder.struct().field("ts_ms", Schema.INT64_SCHEMA).build();
+    Schema envelope =
+        SchemaBuilder.struct()
+            .field("before", linha)
+            .field("after", linha)
+            .field("source", fonte)
+            .field("op", Schema.STRING_SCHEMA)
+            .build();
+    Struct valor =
+        new Struct(envelope).put("source", new Struct(fonte).put("ts_ms", 1000L)).put("op", op);
+    if (depois != null) {
+      Struct row = new Struct(linha);
+      depois.forEach(row::put);
+      valor.put("after", row);
+    }
+    List<String> primaria =
+        topico.endsWith("outbox") ? List.of("pedido_id", "efeito") : List.of("evento_id");
+    SchemaBuilder chave = SchemaBuilder.struct();
+    primaria.forEach(c -> chave.field(c, Schema.STRING_SCHEMA));
+    Schema esquemaDaChave = chave.build();
+    Struct valorDaChave = new Struct(esquemaDaChave);
+    primaria.forEach(
+        c -> valorDaChave.put(c, depois != null && depois.get(c) != null ? depois.get(c) : "?"));
+    return new SourceRecord(
+        Map.of("server", "pub"),
+        Map.of("lsn", 4242L),
+        topico,
+        esquemaDaChave,
+        valorDaChave,
+        envelope,
+        valor);
   }
 }

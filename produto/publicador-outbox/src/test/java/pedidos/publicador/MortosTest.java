@@ -164,17 +164,17 @@ class MortosTest {
   @Test
   void efeitosQueOKafkaRecusaVaoParaOsMortosEOFluxoSegue() {
     int falhasAntes = relay.situacao().falhas();
-    // A string longer than any jsonb text of the envelope: the captured row cannot be read.
-    ChaveDoEfeito ilegivel = new ChaveDoEfeito(prefixo + "ord-i", "liberar_separacao");
-    // Two-byte characters: readable, but the record is above the producer's max.request.size and
-    // is refused before it leaves.
+    // 3 MiB: the relay reads the row (its columns arrive as they are, not through a JSON parser),
+    // and the producer refuses the record before it leaves.
+    ChaveDoEfeito enorme = new ChaveDoEfeito(prefixo + "ord-i", "liberar_separacao");
+    // Two-byte characters: 1.5 Mi of them, above the producer's max.request.size in bytes only.
     ChaveDoEfeito noProdutor = new ChaveDoEfeito(prefixo + "ord-p", "liberar_separacao");
     // Under the producer's limit, above the topic's max.message.bytes: refused by the broker.
     ChaveDoEfeito noBroker = new ChaveDoEfeito(prefixo + "ord-b", "liberar_separacao");
     ChaveDoEfeito depois = new ChaveDoEfeito(prefixo + "ord-ok", "liberar_separacao");
     // The oversized value is the status: the published effect carries no email.
     BancoDeTeste.inserirEfeito(
-        ilegivel.pedidoId(), ilegivel.efeito(), "a".repeat(3 << 20), 1L, "i@loja");
+        enorme.pedidoId(), enorme.efeito(), "a".repeat(3 << 20), 1L, "i@loja");
     BancoDeTeste.inserirEfeito(
         noProdutor.pedidoId(), noProdutor.efeito(), "\u00e7".repeat(3 << 19), 2L, "p@loja");
     BancoDeTeste.inserirEfeito(
@@ -193,7 +193,7 @@ class MortosTest {
         .until(() -> BancoDeTeste.naoEnviados(depois.pedidoId()) == 0);
     Map<ChaveDoEfeito, String> motivos =
         Map.of(
-            ilegivel, "StreamConstraintsException",
+            enorme, "max.request.size",
             noProdutor, "max.request.size",
             noBroker, "larger than the max message size the server will accept");
     motivos.forEach(
@@ -214,11 +214,11 @@ class MortosTest {
                 .param("lote", Integer.MAX_VALUE)
                 .query((linha, n) -> linha.getString("pedido_id"))
                 .list())
-        .doesNotContain(ilegivel.pedidoId(), noProdutor.pedidoId(), noBroker.pedidoId());
+        .doesNotContain(enorme.pedidoId(), noProdutor.pedidoId(), noBroker.pedidoId());
 
     BancoDeTeste.JDBC
         .sql("UPDATE outbox SET status = 'pago' WHERE pedido_id IN (?, ?, ?)")
-        .params(ilegivel.pedidoId(), noProdutor.pedidoId(), noBroker.pedidoId())
+        .params(enorme.pedidoId(), noProdutor.pedidoId(), noBroker.pedidoId())
         .update();
     PublicadorApplication.republicarMortos(argumentos());
     for (ChaveDoEfeito veneno : motivos.keySet()) {
