@@ -18,8 +18,8 @@ RUN mkdir -p /usr/share/man/man1 \
  && rm -rf /var/lib/apt/lists/* \
  && useradd --system --uid 10001 --no-create-home --shell /usr/sbin/nologin servico
 
-# The folder the module is in: produto (the services) or ferramentas (the simulator)
-ARG GRUPO=produto
+# The folder the module is in: . (the services, at the root) or ferramentas (the simulator)
+ARG GRUPO=.
 ARG MODULO
 # The simulator's runnable jar carries a classifier: -exec
 ARG SUFIXO=""
@@ -28,8 +28,8 @@ ARG SUFIXO=""
 ARG SERVICO=sim
 ARG VERSAO=0.1.0-SNAPSHOT
 # The JVM options, the same files the local run reads: the services' shared ones
-# (produto/opcoes-da-jvm), then the module's own (the JIT differs between services).
-COPY produto/opcoes-da-jvm /app/opcoes-da-jvm
+# (opcoes-comuns-da-jvm), then the module's own (the JIT differs between services).
+COPY opcoes-comuns-da-jvm /app/opcoes-da-jvm
 COPY ${GRUPO}/${MODULO}/opcoes-da-jvm /app/opcoes-do-modulo
 COPY ${GRUPO}/${MODULO}/target/${MODULO}-${VERSAO}${SUFIXO}.jar /tmp/app.jar
 # The jar extracted (the application jar with its libraries beside it, in /app/lib): the fat

@@ -67,7 +67,7 @@ done
 PRONTO=$(date +%s.%N)
 grep -E "^Starting|^\[(receptor|aplicador|publicador-outbox)\].*Started [A-Za-z]+ in" "$TRABALHO/sistema.log" >&2 || true
 log "system up after $(echo "$PRONTO - $INICIO" | bc) s"
-pid_de() { pgrep -f "produto/$1/target/.*$1-0.1.0-SNAPSHOT.jar" | head -1 || true; }
+pid_de() { pgrep -f "/$1/target/.*$1-0.1.0-SNAPSHOT.jar" | head -1 || true; }
 P_RECEPTOR=$(pid_de receptor) P_RELAY=$(pid_de publicador-outbox) P_APLICADOR=$(pid_de aplicador)
 POSTMASTER=$(head -1 .local/postgres/postmaster.pid 2>/dev/null || pgrep -f "postgres -D .*\.local/postgres" | head -1)
 PIDS_PG=$POSTMASTER

@@ -26,9 +26,9 @@ mvn -B -q -o -pl :aplicador -am verify -Dspotless.check.skip=true \
   -Dpostgres.outras-versoes.pular=true \
   -Dpainel.bench.linhas="$LINHAS" -Dpainel.bench.dias="$DIAS" \
   -Dpainel.bench.pendentes="$PENDENTES" -Dpainel.bench.medidas="$MEDIDAS" \
-  || { echo "the benchmark failed; see produto/aplicador/target/surefire-reports" >&2; exit 1; }
+  || { echo "the benchmark failed; see aplicador/target/surefire-reports" >&2; exit 1; }
 fim=$(date +%s)
-relatorio=produto/aplicador/target/painel-em-escala.md
+relatorio=aplicador/target/painel-em-escala.md
 cat "$relatorio"
 
 if [ -z "${NAO_ANOTAR:-}" ]; then

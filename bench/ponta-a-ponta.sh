@@ -15,8 +15,8 @@ set -euo pipefail
 RAIZ=$(cd "$(dirname "$0")/.." && pwd)
 VERSAO=0.1.0-SNAPSHOT
 falta=""
-for jar in produto/receptor/target/receptor-$VERSAO.jar produto/aplicador/target/aplicador-$VERSAO.jar \
-  produto/publicador-outbox/target/publicador-outbox-$VERSAO.jar ferramentas/bancada/target/bancada-$VERSAO.jar; do
+for jar in receptor/target/receptor-$VERSAO.jar aplicador/target/aplicador-$VERSAO.jar \
+  publicador-outbox/target/publicador-outbox-$VERSAO.jar ferramentas/bancada/target/bancada-$VERSAO.jar; do
   [ -f "$RAIZ/$jar" ] || falta="$falta $jar"
 done
 if [ -n "$falta" ] || [ -n "${RECONSTRUIR:-}" ]; then

@@ -24,18 +24,18 @@ WRK_THREADS=${WRK_THREADS:-2}
 PGBENCH_THREADS=${PGBENCH_THREADS:-2}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/receptor-bench.XXXXXX)}
 SEGREDO=segredo-do-benchmark-com-mais-de-32-bytes
-JAR="$RAIZ/produto/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
+JAR="$RAIZ/receptor/target/receptor-0.1.0-SNAPSHOT.jar"
 # The event generator signs with the contract's class (bench/receptor-eventos.java).
-JAR_CONTRATO="$RAIZ/produto/contrato/target/contrato-0.1.0-SNAPSHOT.jar"
+JAR_CONTRATO="$RAIZ/bibliotecas/contrato/target/contrato-0.1.0-SNAPSHOT.jar"
 # The roles and the migrations: infra-local's code, from the benchmark module's jar (PrepararBanco).
 JAR_BANCADA="$RAIZ/ferramentas/bancada/target/bancada-0.1.0-SNAPSHOT.jar"
 PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55491}
 PORTA_BASE=${PORTA_BASE:-18480}
 RODADAS=${RODADAS:-1}
-# The options the receptor runs with everywhere (produto/opcoes-da-jvm, then its module's file);
+# The options the receptor runs with everywhere (opcoes-comuns-da-jvm, then its module's file);
 # OPCOES_DA_JVM="" for the JVM's defaults (G1 and C2), as this script ran before issue 17.
-OPCOES_DA_JVM=${OPCOES_DA_JVM-@$RAIZ/produto/opcoes-da-jvm @$RAIZ/produto/receptor/opcoes-da-jvm}
+OPCOES_DA_JVM=${OPCOES_DA_JVM-@$RAIZ/opcoes-da-jvm @$RAIZ/receptor/opcoes-da-jvm}
 mkdir -p "$TRABALHO"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }

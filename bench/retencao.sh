@@ -42,7 +42,7 @@ JAVA=${JAVA:-java}
 PG_VERSAO=17.5.0
 PORTA_PG=${PORTA_PG:-55691}
 TRABALHO=${TRABALHO:-$(mktemp -d /tmp/retencao-bench.XXXXXX)}
-JAR="$RAIZ/produto/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
+JAR="$RAIZ/aplicador/target/aplicador-0.1.0-SNAPSHOT.jar"
 JAR_BANCADA="$RAIZ/ferramentas/bancada/target/bancada-0.1.0-SNAPSHOT.jar"
 mkdir -p "$TRABALHO"
 

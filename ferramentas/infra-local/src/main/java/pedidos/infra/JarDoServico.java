@@ -11,9 +11,9 @@ import java.util.List;
 import java.util.Properties;
 
 /**
- * Where a product module's runnable jar is: {@code produto/<module>/target/<module>-<version>.jar}
- * under the repository root. The root is found from the working directory or from where this class
- * was loaded, whichever has a {@code produto/} above it, so the launcher (run from the root), the
+ * Where a service's runnable jar is: {@code <module>/target/<module>-<version>.jar} under the
+ * repository root. The root is found from the working directory or from where this class was
+ * loaded, whichever has the root's {@code pom.xml} and {@code receptor/} above it, so the launcher (run from the root), the
  * end-to-end tests (run from their module) and the benchmark (run from anywhere) find the same jar.
  * The system property {@value #PROPRIEDADE_DA_RAIZ} names the root outright.
  */
@@ -26,10 +26,10 @@ public final class JarDoServico {
 
   private JarDoServico() {}
 
-  /** The jar of a module under {@code produto/}, e.g. {@code "receptor"}; it must exist. */
+  /** The jar of a service's module, e.g. {@code "receptor"}; it must exist. */
   public static Path de(String modulo) {
     Path raiz = raiz();
-    Path jar = raiz.resolve("produto").resolve(modulo).resolve("target").resolve(nome(modulo));
+    Path jar = raiz.resolve(modulo).resolve("target").resolve(nome(modulo));
     if (!Files.isRegularFile(jar)) {
       throw new IllegalStateException(
           jar
@@ -50,7 +50,7 @@ public final class JarDoServico {
     return VERSAO;
   }
 
-  /** The repository root: the nearest directory above here holding {@code produto/} and a pom. */
+  /** The repository root: the nearest directory above here holding {@code receptor/} and a pom. */
   public static Path raiz() {
     String dada = System.getProperty(PROPRIEDADE_DA_RAIZ);
     if (dada != null && !dada.isBlank()) {
@@ -66,13 +66,13 @@ public final class JarDoServico {
     }
     for (Path inicio : pontosDePartida) {
       for (Path d = inicio.normalize(); d != null; d = d.getParent()) {
-        if (Files.isDirectory(d.resolve("produto")) && Files.isRegularFile(d.resolve("pom.xml"))) {
+        if (Files.isDirectory(d.resolve("receptor")) && Files.isRegularFile(d.resolve("pom.xml"))) {
           return d;
         }
       }
     }
     throw new IllegalStateException(
-        "no repository root (a directory with produto/ and pom.xml) above "
+        "no repository root (a directory with receptor/ and pom.xml) above "
             + pontosDePartida
             + "; set -D"
             + PROPRIEDADE_DA_RAIZ);

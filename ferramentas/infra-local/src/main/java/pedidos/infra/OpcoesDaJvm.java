@@ -6,8 +6,9 @@ import java.util.ArrayList;
 import java.util.List;
 
 /**
- * The services' JVM options, from the files that hold them: {@code produto/opcoes-da-jvm}, shared
- * by every service, then the service's own {@code produto/<module>/opcoes-da-jvm} (the JIT differs
+ * The services' JVM options, from the files that hold them: {@code opcoes-comuns-da-jvm} at the
+ * repository root, shared by every service, then the service's own {@code <module>/opcoes-da-jvm}
+ * (the JIT differs
  * between them); java argument files ({@code java @file}: one option a line, {@code #} comments)
  * that the image runs with too (Dockerfile). Why each option is there is said in those files, and
  * measured in docs/ARRANQUE.md. The heap is not in them: it depends on where the service runs (here
@@ -19,7 +20,7 @@ import java.util.List;
 public final class OpcoesDaJvm {
 
   static final String NOME = "opcoes-da-jvm";
-  static final String ARQUIVO = "produto/" + NOME;
+  static final String ARQUIVO = "opcoes-comuns-da-jvm";
   static final String VARIAVEL = "PEDIDOS_OPCOES_DA_JVM";
 
   private OpcoesDaJvm() {}
@@ -34,7 +35,7 @@ public final class OpcoesDaJvm {
 
   /**
    * The options a service's process starts with: the heap, the shared file, then the file of its
-   * module under {@code produto/} when there is one (or the variable instead of both files).
+   * module when there is one (or the variable instead of both files).
    */
   public static List<String> doModulo(String modulo) {
     return doModulo(Path.of("").toAbsolutePath(), modulo);
@@ -54,7 +55,7 @@ public final class OpcoesDaJvm {
     }
     opcoes.add("@" + comum.get());
     if (modulo != null) {
-      // produto/opcoes-da-jvm -> produto/<module>/opcoes-da-jvm
+      // opcoes-comuns-da-jvm -> <module>/opcoes-da-jvm
       Path doModulo = comum.get().resolveSibling(modulo).resolve(NOME);
       if (Files.isRegularFile(doModulo)) {
         opcoes.add("@" + doModulo);

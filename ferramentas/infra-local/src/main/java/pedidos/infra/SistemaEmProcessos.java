@@ -21,7 +21,7 @@ import java.util.Set;
 /**
  * The system as it runs in production, on a given PostgreSQL and Kafka: the migrations run as the
  * owner role, then the relay (and optionally a standby relay), the receptor and the aplicador, each
- * its own {@code java -jar} process from {@code produto/<module>/target} ({@link JarDoServico}),
+ * its own {@code java -jar} process from {@code <module>/target} ({@link JarDoServico}),
  * each with its own database role and Kafka user. The local launcher, the end-to-end tests and the
  * end-to-end benchmark all start the system with it, so "the whole system" means one thing.
  *
@@ -30,7 +30,7 @@ import java.util.Set;
  */
 public final class SistemaEmProcessos implements AutoCloseable {
 
-  /** The services, with their module under {@code produto/}, database role and Kafka user. */
+  /** The services, with their module, database role and Kafka user. */
   public enum Servico {
     RELAY("publicador-outbox", "relay", PapelNoBanco.PUBLICADOR, UsuarioDoKafka.PUBLICADOR),
     /** A second relay: it waits on the leader lock and takes over when the first dies. */

@@ -51,25 +51,25 @@ class OpcoesDaJvmTest {
         assertThat(opcoes)
             .anyMatch(o -> o.equals("@" + raizDoRepositorio().resolve(OpcoesDaJvm.ARQUIVO)));
         assertThat(opcoes.get(opcoes.size() - 1))
-            .isEqualTo("@" + raizDoRepositorio().resolve("produto/" + modulo + "/opcoes-da-jvm"));
+            .isEqualTo("@" + raizDoRepositorio().resolve(modulo + "/opcoes-da-jvm"));
         aceita(opcoes);
       }
     }
     if (System.getenv(OpcoesDaJvm.VARIAVEL) == null) {
-      assertThat(Files.readString(raizDoRepositorio().resolve("produto/aplicador/opcoes-da-jvm")))
+      assertThat(Files.readString(raizDoRepositorio().resolve("aplicador/opcoes-da-jvm")))
           .contains("\n-XX:TieredStopAtLevel=1\n");
       assertThat(
               Files.readString(
-                  raizDoRepositorio().resolve("produto/publicador-outbox/opcoes-da-jvm")))
+                  raizDoRepositorio().resolve("publicador-outbox/opcoes-da-jvm")))
           .contains("\n-XX:TieredStopAtLevel=1\n");
-      assertThat(Files.readString(raizDoRepositorio().resolve("produto/receptor/opcoes-da-jvm")))
+      assertThat(Files.readString(raizDoRepositorio().resolve("receptor/opcoes-da-jvm")))
           .as("the receptor keeps C2: its ceiling (issue 3)")
           .doesNotContain("\n-XX:TieredStopAtLevel");
     }
   }
 
   private static Path raizDoRepositorio() {
-    return OpcoesDaJvm.arquivo(Path.of("").toAbsolutePath()).orElseThrow().getParent().getParent();
+    return OpcoesDaJvm.arquivo(Path.of("").toAbsolutePath()).orElseThrow().getParent();
   }
 
   private static void aceita(List<String> opcoes) throws Exception {
