@@ -5,7 +5,8 @@ import java.time.Duration;
 /**
  * The Kafka topics between the relay, the aplicador and the picking system: their names, the
  * headers their records carry, the consumer groups the broker's ACLs name, and the defaults the
- * relay creates the topics with and the aplicador checks them against (README, "Kafka topics").
+ * relay creates the topics with and the aplicador checks them against (docs/kafka.md, "Kafka
+ * topics").
  *
  * <table>
  *   <caption>What travels on each topic</caption>
@@ -56,7 +57,7 @@ public final class TopicosDoKafka {
 
   /**
    * How far back replay reaches: {@link #EVENTOS} keeps its records at least this long, and the
-   * aplicador refuses a topic that keeps less (README, "Operations runbook").
+   * aplicador refuses a topic that keeps less (docs/runbook.md, "Operations runbook").
    */
   public static final Duration JANELA_DE_REPLAY = Duration.ofDays(14);
 

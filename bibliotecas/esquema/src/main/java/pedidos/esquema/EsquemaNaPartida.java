@@ -36,8 +36,8 @@ public final class EsquemaNaPartida {
     } catch (FlywayValidateException e) {
       throw new IllegalStateException(
           "the database schema is not at this version's migrations; run the migration step first"
-              + " (`java -jar aplicador.jar migrar` with the owner role, see the README's"
-              + " \"Database roles\"): "
+              + " (`java -jar aplicador.jar migrar` with the owner role, see"
+              + " docs/papeis-do-banco.md): "
               + e.getMessage(),
           e);
     }
@@ -66,7 +66,7 @@ public final class EsquemaNaPartida {
       if (linha.next() && linha.getBoolean(2)) {
         log.warn(
             "connected to PostgreSQL as {}, a superuser: this service needs only its own role's"
-                + " grants (README, \"Database roles\")",
+                + " grants (docs/papeis-do-banco.md, \"Database roles\")",
             linha.getString(1));
         return true;
       }

@@ -11,7 +11,7 @@ import java.util.Map;
  * whose client closed its connection while the query runs (a cancelled request, a killed process),
  * instead of letting it finish for nobody. Neither helps when something between them keeps the
  * server's socket healthy (a proxy, a NAT or pooler that froze): that is what each service's {@code
- * idle_in_transaction_session_timeout} and {@code idle_session_timeout} are for (README, runbook).
+ * idle_in_transaction_session_timeout} and {@code idle_session_timeout} are for (docs/runbook.md).
  */
 public final class ClientesSilenciosos {
 

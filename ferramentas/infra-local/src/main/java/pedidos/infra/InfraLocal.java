@@ -186,7 +186,7 @@ public final class InfraLocal implements AutoCloseable {
               tarefa -> new Thread(tarefa, "postgres-local-start").start());
       KafkaLocal kafka;
       try {
-        // As deployed: clients authenticate and ACLs apply (README, "Kafka security").
+        // As deployed: clients authenticate and ACLs apply (docs/kafka.md, "Kafka security").
         // Tests also get a TLS listener, to show the services' standard TLS settings at work.
         kafka =
             KafkaLocal.builder()

@@ -13,9 +13,10 @@ import java.util.Properties;
 /**
  * Where a service's runnable jar is: {@code <module>/target/<module>-<version>.jar} under the
  * repository root. The root is found from the working directory or from where this class was
- * loaded, whichever has the root's {@code pom.xml} and {@code receptor/} above it, so the launcher (run from the root), the
- * end-to-end tests (run from their module) and the benchmark (run from anywhere) find the same jar.
- * The system property {@value #PROPRIEDADE_DA_RAIZ} names the root outright.
+ * loaded, whichever has the root's {@code pom.xml} and {@code receptor/} above it, so the launcher
+ * (run from the root), the end-to-end tests (run from their module) and the benchmark (run from
+ * anywhere) find the same jar. The system property {@value #PROPRIEDADE_DA_RAIZ} names the root
+ * outright.
  */
 public final class JarDoServico {
 

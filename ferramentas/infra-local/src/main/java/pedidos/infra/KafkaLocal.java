@@ -36,12 +36,13 @@ import org.slf4j.LoggerFactory;
 /**
  * A real single-node KRaft broker (combined broker and controller) running inside this JVM.
  *
- * <p>With {@link Builder#autenticacao(boolean)}, it runs as deployed (README, "Kafka security"):
- * clients authenticate with SASL/SCRAM-SHA-512 as one of {@link UsuarioDoKafka}, and the standard
- * authorizer grants each only {@link AclsDoKafka}; a client without credentials is refused. The
- * broker's own connections (to its controller, to itself) use SASL/PLAIN as an administrator whose
- * password is drawn at start and never leaves this object: SCRAM credentials live in the metadata
- * log, which the controller listener cannot wait for, and someone must create the SCRAM users.
+ * <p>With {@link Builder#autenticacao(boolean)}, it runs as deployed (docs/kafka.md, "Kafka
+ * security"): clients authenticate with SASL/SCRAM-SHA-512 as one of {@link UsuarioDoKafka}, and
+ * the standard authorizer grants each only {@link AclsDoKafka}; a client without credentials is
+ * refused. The broker's own connections (to its controller, to itself) use SASL/PLAIN as an
+ * administrator whose password is drawn at start and never leaves this object: SCRAM credentials
+ * live in the metadata log, which the controller listener cannot wait for, and someone must create
+ * the SCRAM users.
  *
  * <p>Built on Kafka's own {@link KafkaClusterTestKit} rather than spring-kafka-test's wrapper: the
  * wrapper ignores fixed ports and writes {@code spring.kafka.bootstrap-servers} into system

@@ -8,11 +8,10 @@ import java.util.List;
 /**
  * The services' JVM options, from the files that hold them: {@code opcoes-comuns-da-jvm} at the
  * repository root, shared by every service, then the service's own {@code <module>/opcoes-da-jvm}
- * (the JIT differs
- * between them); java argument files ({@code java @file}: one option a line, {@code #} comments)
- * that the image runs with too (Dockerfile). Why each option is there is said in those files, and
- * measured in docs/ARRANQUE.md. The heap is not in them: it depends on where the service runs (here
- * a fixed {@code -Xmx}, in the image a share of the container's memory).
+ * (the JIT differs between them); java argument files ({@code java @file}: one option a line,
+ * {@code #} comments) that the image runs with too (Dockerfile). Why each option is there is said
+ * in those files, and measured in docs/ARRANQUE.md. The heap is not in them: it depends on where
+ * the service runs (here a fixed {@code -Xmx}, in the image a share of the container's memory).
  *
  * <p>{@code PEDIDOS_OPCOES_DA_JVM} (space-separated) replaces both files' options for a run, to
  * compare settings without editing them.

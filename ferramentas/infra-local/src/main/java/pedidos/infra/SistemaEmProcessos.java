@@ -21,9 +21,9 @@ import java.util.Set;
 /**
  * The system as it runs in production, on a given PostgreSQL and Kafka: the migrations run as the
  * owner role, then the relay (and optionally a standby relay), the receptor and the aplicador, each
- * its own {@code java -jar} process from {@code <module>/target} ({@link JarDoServico}),
- * each with its own database role and Kafka user. The local launcher, the end-to-end tests and the
- * end-to-end benchmark all start the system with it, so "the whole system" means one thing.
+ * its own {@code java -jar} process from {@code <module>/target} ({@link JarDoServico}), each with
+ * its own database role and Kafka user. The local launcher, the end-to-end tests and the end-to-end
+ * benchmark all start the system with it, so "the whole system" means one thing.
  *
  * <p>The caller owns the infrastructure (the tests restart Kafka, the benchmark runs it in a JVM of
  * its own to measure its CPU apart): {@link #close()} stops the services only.

@@ -4,8 +4,8 @@ import java.util.Map;
 
 /**
  * The Kafka principals of the system, as a deployment creates them (SCRAM-SHA-512 users): one per
- * service, with only the ACLs its work needs (README, "Kafka security"), and an administrator for
- * tests and operators. The same names are used by docker-compose.
+ * service, with only the ACLs its work needs (docs/kafka.md, "Kafka security"), and an
+ * administrator for tests and operators. The same names are used by docker-compose.
  */
 public enum UsuarioDoKafka {
   /** Writes {@code loja.eventos} and {@code separacao.efeitos}; creates the topics. */

@@ -58,9 +58,7 @@ class OpcoesDaJvmTest {
     if (System.getenv(OpcoesDaJvm.VARIAVEL) == null) {
       assertThat(Files.readString(raizDoRepositorio().resolve("aplicador/opcoes-da-jvm")))
           .contains("\n-XX:TieredStopAtLevel=1\n");
-      assertThat(
-              Files.readString(
-                  raizDoRepositorio().resolve("publicador-outbox/opcoes-da-jvm")))
+      assertThat(Files.readString(raizDoRepositorio().resolve("publicador-outbox/opcoes-da-jvm")))
           .contains("\n-XX:TieredStopAtLevel=1\n");
       assertThat(Files.readString(raizDoRepositorio().resolve("receptor/opcoes-da-jvm")))
           .as("the receptor keeps C2: its ceiling (issue 3)")

@@ -161,8 +161,8 @@ public final class SimuladorMain {
   }
 
   /**
-   * SASL/SCRAM-SHA-512 when a user is given (the broker of a deployment, README "Kafka security"),
-   * with the standard client settings; nothing otherwise.
+   * SASL/SCRAM-SHA-512 when a user is given (the broker of a deployment, docs/kafka.md "Kafka
+   * security"), with the standard client settings; nothing otherwise.
    */
   static Map<String, Object> clienteDoKafka(Argumentos argumentos) {
     if (!argumentos.tem("kafka-usuario")) {

@@ -47,7 +47,7 @@ final class MotorDocker implements ExecutionCondition {
 
   static final String IMAGEM_BASE = "debian:trixie-slim";
   private static final String COMO_PREPARAR =
-      " (as root, testes-de-sistema/implantacao/preparar-docker.sh installs and starts it; README, \"Deploying\")";
+      " (as root, testes-de-sistema/implantacao/preparar-docker.sh installs and starts it; docs/implantacao.md, \"Deploying\")";
 
   /** The host's address on docker0; fails the test when something is missing (under CI). */
   static String exigir() {
