@@ -1,6 +1,7 @@
 package pedidos.infra;
 
 import java.util.Map;
+import pedidos.contrato.AutenticacaoDoKafka;
 
 /**
  * The Kafka principals of the system, as a deployment creates them (SCRAM-SHA-512 users): one per
@@ -18,7 +19,7 @@ public enum UsuarioDoKafka {
   ADMINISTRADOR("pedidos-admin");
 
   /** The only SASL mechanism clients use. */
-  public static final String MECANISMO = "SCRAM-SHA-512";
+  public static final String MECANISMO = AutenticacaoDoKafka.MECANISMO;
 
   private final String nome;
 
@@ -41,13 +42,7 @@ public enum UsuarioDoKafka {
    * takes the same under {@code spring.kafka.properties.*}).
    */
   public Map<String, Object> propriedadesDoCliente() {
-    return Map.of(
-        "security.protocol",
-        "SASL_PLAINTEXT",
-        "sasl.mechanism",
-        MECANISMO,
-        "sasl.jaas.config",
-        jaas(nome, senhaLocal()));
+    return AutenticacaoDoKafka.doCliente(nome, senhaLocal());
   }
 
   /**
@@ -66,10 +61,6 @@ public enum UsuarioDoKafka {
   }
 
   static String jaas(String usuario, String senha) {
-    return "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-        + usuario
-        + "\" password=\""
-        + senha
-        + "\";";
+    return AutenticacaoDoKafka.jaas(usuario, senha);
   }
 }

@@ -4,6 +4,7 @@ import java.io.PrintStream;
 import java.net.URI;
 import java.util.Map;
 import java.util.Set;
+import pedidos.contrato.AutenticacaoDoKafka;
 import pedidos.contrato.TopicosDoKafka;
 
 /**
@@ -173,16 +174,6 @@ public final class SimuladorMain {
     if (usuario.contains("\"") || senha.contains("\"") || senha.contains("\\")) {
       throw new IllegalArgumentException("--kafka-usuario/--kafka-senha: no quotes or backslashes");
     }
-    return Map.of(
-        "security.protocol",
-        "SASL_PLAINTEXT",
-        "sasl.mechanism",
-        "SCRAM-SHA-512",
-        "sasl.jaas.config",
-        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-            + usuario
-            + "\" password=\""
-            + senha
-            + "\";");
+    return AutenticacaoDoKafka.doCliente(usuario, senha);
   }
 }

@@ -33,6 +33,7 @@ import org.testcontainers.containers.Container.ExecResult;
 import org.testcontainers.containers.DockerComposeContainer;
 import org.testcontainers.containers.ExecInContainerPattern;
 import org.testcontainers.utility.LogUtils;
+import pedidos.contrato.AutenticacaoDoKafka;
 
 /**
  * The repository's docker-compose.yml, started as an operator starts it: {@code docker-compose up
@@ -174,17 +175,7 @@ final class PilhaDoCompose implements AutoCloseable {
 
   /** A Kafka client's SASL/SCRAM settings as one of kafka-init's users. */
   static Map<String, Object> clienteDoKafka(String usuario, String senha) {
-    return Map.of(
-        "security.protocol",
-        "SASL_PLAINTEXT",
-        "sasl.mechanism",
-        "SCRAM-SHA-512",
-        "sasl.jaas.config",
-        "org.apache.kafka.common.security.scram.ScramLoginModule required username=\""
-            + usuario
-            + "\" password=\""
-            + senha
-            + "\";");
+    return AutenticacaoDoKafka.doCliente(usuario, senha);
   }
 
   Map<String, Object> administradorDoKafka() {
