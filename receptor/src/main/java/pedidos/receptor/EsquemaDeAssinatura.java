@@ -1,7 +1,11 @@
 package pedidos.receptor;
 
-/** How a delivery proves it comes from the store. */
-enum EsquemaDeAssinatura {
+/**
+ * How a delivery proves it comes from the store: the values of {@code
+ * receptor.assinatura.esquemas}. Beside the properties that name it, so that the configuration
+ * depends on no feature.
+ */
+public enum EsquemaDeAssinatura {
   /** {@code x-loja-signature}: lowercase hex HMAC-SHA256 of the exact body bytes. */
   LOJA,
   /**

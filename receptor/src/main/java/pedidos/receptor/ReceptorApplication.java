@@ -8,17 +8,23 @@ import org.springframework.boot.flyway.autoconfigure.FlywayMigrationStrategy;
 import org.springframework.context.annotation.Bean;
 import pedidos.esquema.EsquemaNaPartida;
 
-/** The webhook receptor: verify the signature, store the event, answer. Nothing else. */
+/**
+ * The webhook receptor: verify the signature, store the event, answer. Nothing else.
+ *
+ * <p>A package per feature below this one ({@code entrada}, {@code assinatura}, {@code evento},
+ * {@code gravacao}, {@code desfecho}), found by component scanning from here. This package holds
+ * only what every feature reads (the configuration and the clock), and depends on none of them
+ * ({@code EstruturaDosPacotesTest}).
+ */
 @SpringBootApplication
 @ConfigurationPropertiesScan
 public class ReceptorApplication {
 
   public static void main(String[] args) {
-    SpringApplication receptor = new SpringApplication(ReceptorApplication.class);
-    receptor.addListeners(new CompiladorEmSegundoPlano.NaPartida());
-    receptor.run(args);
+    SpringApplication.run(ReceptorApplication.class, args);
   }
 
+  /** The one clock of the service, injected wherever time is read, so tests can hold it still. */
   @Bean
   Clock relogio() {
     return Clock.systemUTC();

@@ -39,11 +39,10 @@ import pedidos.gestao.Ops;
  * @param limitePorOrigem requests per second allowed from one source address
  * @param ops who may read the actuator beyond health status ({@code PEDIDOS_OPS_USUARIO}, {@code
  *     PEDIDOS_OPS_SENHA}); optional: without them only the health status answers
- * @param aquecimento the request path run before the service reports ready, writing nothing
  */
 @Validated
 @ConfigurationProperties("receptor")
-record ReceptorProperties(
+public record ReceptorProperties(
     @NotEmpty(
             message =
                 "no webhook secret configured: set LOJA_WEBHOOK_SECRET to one or more"
@@ -58,8 +57,7 @@ record ReceptorProperties(
     @DefaultValue @Valid @NotNull Gravacao gravacao,
     @DefaultValue @Valid @NotNull Assinatura assinatura,
     @DefaultValue @Valid @NotNull LimitePorOrigem limitePorOrigem,
-    @DefaultValue @NotNull Ops ops,
-    @DefaultValue @Valid @NotNull Aquecimento aquecimento)
+    @DefaultValue @NotNull Ops ops)
     implements ComOps {
 
   /**
@@ -68,7 +66,7 @@ record ReceptorProperties(
    */
   static final int BYTES_MINIMOS_DO_SEGREDO = 32;
 
-  ReceptorProperties {
+  public ReceptorProperties {
     segredos = segredos == null ? List.of() : List.copyOf(segredos);
     for (int i = 0; i < segredos.size(); i++) {
       int bytes = chave(segredos.get(i)).length;
@@ -123,11 +121,11 @@ record ReceptorProperties(
     }
   }
 
-  int limiteDoCorpo() {
+  public int limiteDoCorpo() {
     return (int) tamanhoMaximoDoCorpo.toBytes();
   }
 
-  int limiteDeCorposEmMemoria() {
+  public int limiteDeCorposEmMemoria() {
     return (int) corposEmMemoria.toBytes();
   }
 
@@ -143,7 +141,7 @@ record ReceptorProperties(
    *     (one byte per character); over it a request gets 503 at once, so a few hundred large bodies
    *     behind a slow database cannot fill the heap
    */
-  record Gravacao(
+  public record Gravacao(
       @DefaultValue("grupo") @NotNull Modo modo,
       @DefaultValue("128") @Min(1) @Max(10_000) int loteMaximo,
       @DefaultValue("2") @Min(1) @Max(64) int escritores,
@@ -151,12 +149,12 @@ record ReceptorProperties(
       @DefaultValue("10000") @Min(1) int filaMaxima,
       @DefaultValue("64MB") @NotNull DataSize bytesNaFila) {
 
-    int limiteDeBytesNaFila() {
+    public int limiteDeBytesNaFila() {
       return (int) bytesNaFila.toBytes();
     }
   }
 
-  enum Modo {
+  public enum Modo {
     GRUPO,
     INDIVIDUAL
   }
@@ -168,10 +166,10 @@ record ReceptorProperties(
    * @param tolerancia how far a {@code webhook-timestamp} may be from this server's clock, either
    *     way: a captured delivery cannot be replayed after it
    */
-  record Assinatura(
+  public record Assinatura(
       @DefaultValue("loja") @NotEmpty List<@NotNull EsquemaDeAssinatura> esquemas,
       @DefaultValue("5m") @NotNull Duration tolerancia) {
-    Assinatura {
+    public Assinatura {
       esquemas = esquemas == null ? List.of() : List.copyOf(esquemas);
     }
   }
@@ -184,34 +182,13 @@ record ReceptorProperties(
    * @param rajada requests an idle address may send at once
    * @param origensMaximas addresses remembered at once; the oldest idle ones are forgotten first
    */
-  record LimitePorOrigem(
+  public record LimitePorOrigem(
       @DefaultValue("0") @Min(0) int requisicoesPorSegundo,
       @DefaultValue("50") @Min(1) int rajada,
       @DefaultValue("10000") @Min(1) int origensMaximas) {
 
-    boolean ligado() {
+    public boolean ligado() {
       return requisicoesPorSegundo > 0;
     }
   }
-
-  /**
-   * Before the receptor reports ready it sends itself made-up deliveries over its own port, signed
-   * with its first secret and marked by a header only this process knows ({@link
-   * AquecimentoDoReceptor}): the whole path of a webhook (Tomcat, the filters, Spring MVC, the
-   * signature, the JSON reading, the inbox statements) runs its first times then, with the JIT's
-   * compilations, instead of on the first seconds of real deliveries (docs/ARRANQUE.md). The
-   * inserts are rolled back, the answer is 204, and no metric counts them.
-   *
-   * @param requisicoes made-up deliveries; 0 turns the warm-up off
-   * @param limite the warm-up stops after this long, however far it got
-   * @param esperaDoJit after each round of requests, how long at most to wait, sending nothing, for
-   *     the JIT to finish compiling what they made hot; 0 does not wait
-   * @param jitEmSegundoPlano put the JIT's C2 threads at the lowest scheduling priority, at the
-   *     start and after the warm-up ({@link CompiladorEmSegundoPlano}; Linux)
-   */
-  record Aquecimento(
-      @DefaultValue("3000") @Min(0) int requisicoes,
-      @DefaultValue("20s") @NotNull Duration limite,
-      @DefaultValue("10s") @NotNull Duration esperaDoJit,
-      @DefaultValue("true") boolean jitEmSegundoPlano) {}
 }

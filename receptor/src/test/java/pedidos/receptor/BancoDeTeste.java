@@ -15,13 +15,13 @@ import pedidos.infra.PostgresLocal;
  * class, stopped when the JVM exits. Only PostgreSQL: the receptor never talks to Kafka, so the
  * broker of {@code InfraLocal.compartilhada()} would only cost start-up time and CPU here.
  */
-final class BancoDeTeste {
+public final class BancoDeTeste {
 
   private static PostgresLocal compartilhado;
 
   private BancoDeTeste() {}
 
-  static synchronized PostgresLocal compartilhado() {
+  public static synchronized PostgresLocal compartilhado() {
     if (compartilhado == null) {
       PostgresLocal postgres = PostgresLocal.builder().fsync(false).iniciar();
       Runtime.getRuntime().addShutdownHook(new Thread(postgres::close, "receptor-pg-shutdown"));
@@ -32,21 +32,21 @@ final class BancoDeTeste {
     return compartilhado;
   }
 
-  static void registrar(DynamicPropertyRegistry registro) {
+  public static void registrar(DynamicPropertyRegistry registro) {
     registrar(registro, compartilhado());
   }
 
   /**
    * As the receptor's own role, on a database prepared as a deployment does (roles, migrations).
    */
-  static void registrar(DynamicPropertyRegistry registro, PostgresLocal postgres) {
+  public static void registrar(DynamicPropertyRegistry registro, PostgresLocal postgres) {
     InfraDeTeste.prepararUmaVez(postgres);
     registro.add("spring.datasource.url", postgres::jdbcUrl);
     registro.add("spring.datasource.username", PapelNoBanco.RECEPTOR::nome);
     registro.add("spring.datasource.password", PapelNoBanco.RECEPTOR::senhaLocal);
   }
 
-  static long contar(PostgresLocal postgres, String sql, Object... parametros) {
+  public static long contar(PostgresLocal postgres, String sql, Object... parametros) {
     try (Connection conexao = conectar(postgres)) {
       return contar(conexao, sql, parametros);
     } catch (SQLException e) {
@@ -54,7 +54,7 @@ final class BancoDeTeste {
     }
   }
 
-  static long contar(Connection conexao, String sql, Object... parametros) {
+  public static long contar(Connection conexao, String sql, Object... parametros) {
     try (PreparedStatement comando = conexao.prepareStatement(sql)) {
       for (int i = 0; i < parametros.length; i++) {
         comando.setObject(i + 1, parametros[i]);
@@ -68,7 +68,7 @@ final class BancoDeTeste {
     }
   }
 
-  static String texto(PostgresLocal postgres, String sql, Object... parametros) {
+  public static String texto(PostgresLocal postgres, String sql, Object... parametros) {
     try (Connection conexao = conectar(postgres);
         PreparedStatement comando = conexao.prepareStatement(sql)) {
       for (int i = 0; i < parametros.length; i++) {
@@ -82,7 +82,7 @@ final class BancoDeTeste {
     }
   }
 
-  static byte[] bytes(PostgresLocal postgres, String sql, Object... parametros) {
+  public static byte[] bytes(PostgresLocal postgres, String sql, Object... parametros) {
     try (Connection conexao = conectar(postgres);
         PreparedStatement comando = conexao.prepareStatement(sql)) {
       for (int i = 0; i < parametros.length; i++) {
@@ -96,7 +96,7 @@ final class BancoDeTeste {
     }
   }
 
-  static Connection conectar(PostgresLocal postgres) throws SQLException {
+  public static Connection conectar(PostgresLocal postgres) throws SQLException {
     return DriverManager.getConnection(postgres.jdbcUrl(), postgres.usuario(), postgres.senha());
   }
 }

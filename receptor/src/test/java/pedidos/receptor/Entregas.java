@@ -13,24 +13,26 @@ import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.security.GeneralSecurityException;
 import java.time.Duration;
+import java.util.Base64;
 import java.util.concurrent.CompletableFuture;
 import javax.crypto.Mac;
 import javax.crypto.spec.SecretKeySpec;
+import pedidos.contrato.AssinaturaDeWebhook;
 
 /** Deliveries as the provider makes them: a JSON body signed with HMAC-SHA256, over real HTTP. */
-final class Entregas {
+public final class Entregas {
 
-  static final String SEGREDO = "segredo-atual-de-teste-com-mais-de-32-bytes";
-  static final String SEGREDO_ANTIGO = "segredo-antigo-de-teste-com-mais-de-32-bytes";
+  public static final String SEGREDO = "segredo-atual-de-teste-com-mais-de-32-bytes";
+  public static final String SEGREDO_ANTIGO = "segredo-antigo-de-teste-com-mais-de-32-bytes";
 
   /** What the test contexts bind to {@code receptor.segredos}. */
-  static final String SEGREDOS = SEGREDO + "," + SEGREDO_ANTIGO;
+  public static final String SEGREDOS = SEGREDO + "," + SEGREDO_ANTIGO;
 
   private final HttpClient http;
   private final int porta;
   private final URI endpoint;
 
-  Entregas(int porta) {
+  public Entregas(int porta) {
     this.porta = porta;
     this.endpoint = URI.create("http://127.0.0.1:" + porta + "/webhooks/loja");
     this.http =
@@ -40,7 +42,7 @@ final class Entregas {
             .build();
   }
 
-  static String evento(String id, String pedido, String tipo) {
+  public static String evento(String id, String pedido, String tipo) {
     return """
         {"id": "%s", "type": "%s", "occurred_at": "2026-11-29T12:00:00.123Z", \
         "data": {"id": "%s", "status": "paid", "total_cents": 1990, \
@@ -48,12 +50,12 @@ final class Entregas {
         .formatted(id, tipo, pedido);
   }
 
-  static String evento(String id) {
+  public static String evento(String id) {
     return evento(id, "ord_" + id, "order.paid");
   }
 
   /** Lowercase hex HMAC-SHA256, written out here rather than taken from the code under test. */
-  static String assinar(byte[] corpo, String segredo) {
+  public static String assinar(byte[] corpo, String segredo) {
     try {
       Mac mac = Mac.getInstance("HmacSHA256");
       mac.init(new SecretKeySpec(segredo.getBytes(StandardCharsets.UTF_8), "HmacSHA256"));
@@ -67,15 +69,30 @@ final class Entregas {
     }
   }
 
-  static String assinar(byte[] corpo) {
+  public static String assinar(byte[] corpo) {
     return assinar(corpo, SEGREDO);
   }
 
-  HttpRequest.Builder requisicao() {
+  /**
+   * Signs as a Standard Webhooks sender does: {@code v1,} base64 of HMAC(id.timestamp.body), under
+   * the key a {@code whsec_} secret (or any other) stands for in the contract.
+   */
+  public static String assinarStandard(String segredo, String id, String instante, byte[] corpo) {
+    try {
+      Mac mac = Mac.getInstance("HmacSHA256");
+      mac.init(new SecretKeySpec(AssinaturaDeWebhook.chave(segredo), "HmacSHA256"));
+      mac.update((id + "." + instante + ".").getBytes(StandardCharsets.UTF_8));
+      return "v1," + Base64.getEncoder().encodeToString(mac.doFinal(corpo));
+    } catch (GeneralSecurityException e) {
+      throw new IllegalStateException(e);
+    }
+  }
+
+  public HttpRequest.Builder requisicao() {
     return HttpRequest.newBuilder(endpoint).timeout(Duration.ofSeconds(30));
   }
 
-  HttpRequest assinada(byte[] corpo) {
+  public HttpRequest assinada(byte[] corpo) {
     return requisicao()
         .header("Content-Type", "application/json")
         .header("x-loja-signature", assinar(corpo))
@@ -83,15 +100,15 @@ final class Entregas {
         .build();
   }
 
-  HttpResponse<String> enviar(String json) {
+  public HttpResponse<String> enviar(String json) {
     return enviar(json.getBytes(StandardCharsets.UTF_8));
   }
 
-  HttpResponse<String> enviar(byte[] corpo) {
+  public HttpResponse<String> enviar(byte[] corpo) {
     return enviar(assinada(corpo));
   }
 
-  HttpResponse<String> enviar(HttpRequest requisicao) {
+  public HttpResponse<String> enviar(HttpRequest requisicao) {
     try {
       return http.send(requisicao, HttpResponse.BodyHandlers.ofString());
     } catch (IOException e) {
@@ -102,7 +119,7 @@ final class Entregas {
     }
   }
 
-  CompletableFuture<HttpResponse<String>> enviarAssincrono(byte[] corpo) {
+  public CompletableFuture<HttpResponse<String>> enviarAssincrono(byte[] corpo) {
     return http.sendAsync(assinada(corpo), HttpResponse.BodyHandlers.ofString());
   }
 
@@ -111,7 +128,7 @@ final class Entregas {
    * answered first: its status line and headers, read as soon as they arrive, even if the body was
    * never finished.
    */
-  String bruto(String cabecalhos, CorpoBruto corpo) {
+  public String bruto(String cabecalhos, CorpoBruto corpo) {
     try (Socket socket = new Socket("127.0.0.1", porta)) {
       socket.setSoTimeout(10_000);
       OutputStream saida = socket.getOutputStream();
@@ -143,7 +160,7 @@ final class Entregas {
   }
 
   @FunctionalInterface
-  interface CorpoBruto {
+  public interface CorpoBruto {
     void escrever(OutputStream saida) throws IOException;
   }
 }

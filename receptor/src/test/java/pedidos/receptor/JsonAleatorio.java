@@ -11,12 +11,12 @@ import net.jqwik.api.Tuple;
  * Random JSON for the property tests, as text: objects, arrays, numbers, booleans, null and strings
  * of any UTF-16 content (NUL and lone surrogates included), written with escapes or raw at random.
  */
-final class JsonAleatorio {
+public final class JsonAleatorio {
 
   private JsonAleatorio() {}
 
   /** Any string: every char, NUL and unpaired surrogates included. */
-  static Arbitrary<String> textos() {
+  public static Arbitrary<String> textos() {
     return Arbitraries.oneOf(
         Arbitraries.strings().all().ofMaxLength(12),
         Arbitraries.strings().alpha().numeric().ofMinLength(1).ofMaxLength(12),
@@ -24,7 +24,7 @@ final class JsonAleatorio {
   }
 
   /** A JSON value, nested up to {@code profundidade}. */
-  static Arbitrary<String> valores(int profundidade) {
+  public static Arbitrary<String> valores(int profundidade) {
     Arbitrary<String> folhas =
         Arbitraries.oneOf(
             textos().flatMap(JsonAleatorio::texto),
@@ -45,7 +45,7 @@ final class JsonAleatorio {
     return Arbitraries.frequencyOf(Tuple.of(4, folhas), Tuple.of(1, arrays), Tuple.of(1, objetos));
   }
 
-  static Arbitrary<String> objeto(Map<String, String> campos) {
+  public static Arbitrary<String> objeto(Map<String, String> campos) {
     List<Map.Entry<String, String>> entradas = List.copyOf(campos.entrySet());
     if (entradas.isEmpty()) {
       return Arbitraries.just("{}");
@@ -72,11 +72,11 @@ final class JsonAleatorio {
   }
 
   /** A JSON string literal for {@code valor}, with non-ASCII written raw or escaped at random. */
-  static Arbitrary<String> texto(String valor) {
+  public static Arbitrary<String> texto(String valor) {
     return Arbitraries.of(true, false).map(cru -> escrever(valor, cru));
   }
 
-  static String escrever(String valor, boolean cru) {
+  public static String escrever(String valor, boolean cru) {
     StringBuilder json = new StringBuilder("\"");
     for (int i = 0; i < valor.length(); i++) {
       char c = valor.charAt(i);

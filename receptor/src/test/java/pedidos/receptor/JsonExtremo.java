@@ -282,7 +282,7 @@ public final class JsonExtremo {
   }
 
   /** Ordinary JSON values of every kind, nested up to {@code profundidade} levels. */
-  static Arbitrary<String> valores(int profundidade) {
+  public static Arbitrary<String> valores(int profundidade) {
     Arbitrary<String> folhas =
         Arbitraries.frequencyOf(
             Tuple.of(3, textos()),
@@ -311,12 +311,12 @@ public final class JsonExtremo {
     return String.join("," + espaco, membros);
   }
 
-  static String objeto(Map<String, String> campos, String espaco, Random r) {
+  public static String objeto(Map<String, String> campos, String espaco, Random r) {
     return "{" + espaco + membros(campos, espaco, r) + espaco + "}";
   }
 
   /** Whitespace between tokens, which jsonb drops: all four kinds JSON allows. */
-  static Arbitrary<String> espacos() {
+  public static Arbitrary<String> espacos() {
     return Arbitraries.of("", " ", "  ", "\n", "\t", "\r\n ");
   }
 
@@ -329,7 +329,7 @@ public final class JsonExtremo {
   }
 
   /** Strings of any code point but NUL and the surrogates, most often a few characters. */
-  static Arbitrary<String> cadeias() {
+  public static Arbitrary<String> cadeias() {
     Arbitrary<Integer> pontos =
         Arbitraries.frequencyOf(
             Tuple.of(6, Arbitraries.integers().between(0x20, 0x7e)),
@@ -355,7 +355,7 @@ public final class JsonExtremo {
    * either letter, a sign and leading zeros; all within the envelope (at most 57 characters,
    * magnitude and scale under 400).
    */
-  static Arbitrary<String> numeros() {
+  public static Arbitrary<String> numeros() {
     Arbitrary<String> inteiro =
         Arbitraries.oneOf(
             Arbitraries.just("0"),
@@ -408,7 +408,7 @@ public final class JsonExtremo {
    * other character escaped (astral ones as a surrogate pair of escapes, in either case of hex)
    * with probability {@code escapes}.
    */
-  static String escrever(String valor, Random r, double escapes) {
+  public static String escrever(String valor, Random r, double escapes) {
     StringBuilder json = new StringBuilder("\"");
     for (int i = 0; i < valor.length(); ) {
       int ponto = valor.codePointAt(i);
@@ -441,7 +441,7 @@ public final class JsonExtremo {
   }
 
   /** An object's members with keys made unique and none of {@code proibidas}. */
-  static Map<String, String> semChaves(Map<String, String> campos, String... proibidas) {
+  public static Map<String, String> semChaves(Map<String, String> campos, String... proibidas) {
     Map<String, String> limpos = new LinkedHashMap<>(campos);
     for (String proibida : proibidas) {
       limpos.remove(proibida);
