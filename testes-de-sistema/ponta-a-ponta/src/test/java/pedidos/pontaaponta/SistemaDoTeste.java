@@ -69,9 +69,6 @@ final class SistemaDoTeste implements AutoCloseable {
             .ambiente(Servico.APLICADOR, "LOJA_RECONCILIACAO_INTERVALO", "3s")
             .ambiente(Servico.APLICADOR, "APLICADOR_VARREDURA_IDADE", "4s")
             .ambiente(Servico.APLICADOR, "APLICADOR_VARREDURA_INTERVALO", "1s")
-            // The warm-up's seconds of CPU are for latency these tests do not measure.
-            .ambiente(Servico.RECEPTOR, "RECEPTOR_AQUECIMENTO_REQUISICOES", "500")
-            .ambiente(Servico.RECEPTOR, "RECEPTOR_AQUECIMENTO_ESPERA_DO_JIT", "0s")
             .construir();
     this.receptor = sistema.receptor();
     this.aplicador = sistema.aplicador();
