@@ -15,6 +15,10 @@ import org.springframework.context.annotation.Bean;
 import org.springframework.dao.DataAccessException;
 import org.springframework.scheduling.annotation.EnableScheduling;
 import pedidos.esquema.EsquemaNaPartida;
+import pedidos.publicador.configuracao.ConexaoDoBanco;
+import pedidos.publicador.configuracao.PublicadorProperties;
+import pedidos.publicador.envio.FalhaAoPublicarException;
+import pedidos.publicador.mortos.RepublicacaoDosMortos;
 
 /**
  * The relay: new inbox rows to {@code loja.eventos}, new outbox rows to {@code separacao.efeitos},

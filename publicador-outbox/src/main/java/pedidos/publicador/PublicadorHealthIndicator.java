@@ -3,6 +3,11 @@ package pedidos.publicador;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
+import pedidos.publicador.configuracao.PublicadorProperties;
+import pedidos.publicador.mortos.RegistroDeMortos;
+import pedidos.publicador.motor.EstadoDoMotor;
+import pedidos.publicador.supervisao.Situacao;
+import pedidos.publicador.supervisao.SupervisorDoPublicador;
 
 /**
  * The relay in {@code /actuator/health} under {@code publicador}: active or standby, the engine's

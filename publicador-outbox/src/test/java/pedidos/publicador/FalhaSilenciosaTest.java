@@ -13,6 +13,7 @@ import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ProxyCongelavel;
+import pedidos.publicador.supervisao.Papel;
 
 /**
  * A primary that vanishes without a TCP reset (a failover, a dropped route): every connection of

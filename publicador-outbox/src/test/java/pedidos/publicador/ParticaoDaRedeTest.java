@@ -21,6 +21,7 @@ import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ProxyCongelavel;
+import pedidos.publicador.supervisao.Papel;
 
 /**
  * A partition between the active relay and PostgreSQL, under a steady load of inserts: every

@@ -16,6 +16,9 @@ import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.UsuarioDoKafka;
+import pedidos.publicador.motor.EstadoDoMotor;
+import pedidos.publicador.supervisao.Situacao;
+import pedidos.publicador.supervisao.SupervisorDoPublicador;
 
 /**
  * A whole relay (the application's Spring context) started on the JVM's shared infrastructure, so a

@@ -13,6 +13,8 @@ import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import pedidos.infra.InfraDeTeste;
+import pedidos.publicador.motor.EstadoDoMotor;
+import pedidos.publicador.supervisao.Papel;
 
 /**
  * Two relays on one slot: one streams, the other waits as a hot standby and takes over within
@@ -60,14 +62,16 @@ class ReservaTest {
             .atMost(Duration.ofSeconds(20))
             .until(() -> outra.situacao().papel() == Papel.RESERVA);
         int execucoesAntes = reserva.situacao().execucoes();
+        // The lease's session as an operator finds it: named in pg_stat_activity, holding the
+        // advisory lock (a standby's lease session holds none).
         BancoDeTeste.JDBC
             .sql(
                 """
-                SELECT pg_terminate_backend(pid) FROM pg_locks
-                 WHERE locktype = 'advisory' AND objsubid = 2 AND granted
-                   AND classid = CAST(? AS oid)
+                SELECT pg_terminate_backend(l.pid)
+                  FROM pg_locks l JOIN pg_stat_activity a ON a.pid = l.pid
+                 WHERE l.locktype = 'advisory' AND l.objsubid = 2 AND l.granted
+                   AND a.application_name = 'publicador-outbox-trava'
                 """)
-            .param(TravaDoPublicador.CLASSE_DA_TRAVA)
             .query((rs, n) -> 1)
             .list();
         await()

@@ -1,0 +1,84 @@
+package pedidos.publicador.reenvio;
+
+import static org.assertj.core.api.Assertions.assertThat;
+
+import java.util.List;
+import java.util.UUID;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.Tag;
+import org.junit.jupiter.api.Test;
+import org.springframework.jdbc.core.simple.JdbcClient;
+import pedidos.infra.InfraDeTeste;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.PapelNoBanco;
+import pedidos.infra.PostgresLocal;
+import pedidos.publicador.linhas.ChaveDoEfeito;
+
+/**
+ * The fallback leaves out the outbox rows whose dead letter is open, however old they are: one row
+ * Kafka refuses for good must not be re-sent every interval, nor hold back the rows behind it.
+ */
+@Tag("todas-as-versoes-do-postgres")
+class ReenvioDoOutboxTest {
+
+  private final PostgresLocal postgres = InfraLocal.compartilhada().postgres();
+  // The owner arranges the rows; the query runs as the relay's role, as the fallback runs it.
+  private final JdbcClient dono = JdbcClient.create(postgres.dataSource());
+  private final JdbcClient publicador =
+      JdbcClient.create(postgres.dataSource(PapelNoBanco.PUBLICADOR));
+  private final String prefixo = "ro" + UUID.randomUUID().toString().substring(0, 6) + "-";
+
+  @AfterEach
+  void limpar() {
+    dono.sql("DELETE FROM publicador_mortos WHERE chave ->> 'pedido_id' LIKE ?")
+        .param(prefixo + "%")
+        .update();
+    dono.sql("DELETE FROM outbox WHERE pedido_id LIKE ?").param(prefixo + "%").update();
+  }
+
+  @Test
+  void soOsMortosAbertosFicamForaDoReenvio() {
+    InfraDeTeste.prepararUmaVez(postgres);
+    ChaveDoEfeito morto = efeito("morto");
+    ChaveDoEfeito republicado = efeito("republicado");
+    ChaveDoEfeito vivo = efeito("vivo");
+    for (ChaveDoEfeito chave : List.of(morto, republicado, vivo)) {
+      dono.sql(
+              """
+              INSERT INTO outbox (pedido_id, efeito, status, total_centavos, criado_em)
+              VALUES (?, ?, 'pago', 1, now() - interval '1 hour')
+              """)
+          .params(chave.pedidoId(), chave.efeito())
+          .update();
+    }
+    morrer(morto, false);
+    morrer(republicado, true);
+
+    List<String> pendentes =
+        publicador
+            .sql(ReenvioDoOutbox.PENDENTES_ANTIGOS)
+            .param("idade", 60.0)
+            .param("lote", Integer.MAX_VALUE)
+            .query((linha, n) -> linha.getString("pedido_id"))
+            .list();
+
+    assertThat(pendentes)
+        .contains(vivo.pedidoId(), republicado.pedidoId())
+        .doesNotContain(morto.pedidoId());
+  }
+
+  private ChaveDoEfeito efeito(String nome) {
+    return new ChaveDoEfeito(prefixo + nome, "liberar_separacao");
+  }
+
+  /** A dead letter keyed as the relay records it ({@link ChaveDoEfeito#json}). */
+  private void morrer(ChaveDoEfeito chave, boolean republicado) {
+    dono.sql(
+            """
+            INSERT INTO publicador_mortos (tabela, chave, motivo, republicado_em)
+            VALUES ('outbox', CAST(? AS jsonb), 'refused', CASE WHEN ? THEN now() END)
+            """)
+        .params(chave.json(), republicado)
+        .update();
+  }
+}
