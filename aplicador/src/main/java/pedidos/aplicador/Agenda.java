@@ -16,6 +16,8 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.reconciliacao.ClienteDaLoja;
 import pedidos.aplicador.reconciliacao.Reconciliacao;
 import pedidos.aplicador.retencao.Retencao;
@@ -105,7 +107,7 @@ class Agenda implements SchedulingConfigurer {
           propriedades.reconciliacao().intervalo(),
           propriedades.reconciliacao().url());
       tarefas.addFixedDelayTask(
-          reconciliacao::reconciliar, propriedades.reconciliacao().intervalo());
+          reconciliacao::reconciliarAgendada, propriedades.reconciliacao().intervalo());
     }
     var politica = propriedades.retencao();
     if (!politica.ligada()) {

@@ -16,6 +16,8 @@ import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.reconciliacao.ApiDaLojaDeTeste;
 import pedidos.aplicador.reconciliacao.ApiDaLojaDeTeste.Comportamento;
 import pedidos.aplicador.retencao.Retencao;
@@ -131,7 +133,6 @@ class AgendaTest extends ContextoDoAplicador {
             500,
             Duration.ofHours(1),
             Duration.ZERO),
-        propriedades.aquecimento(),
         propriedades.assinatura());
   }
 }

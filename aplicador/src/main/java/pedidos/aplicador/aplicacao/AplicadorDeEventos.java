@@ -10,7 +10,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionSynchronizationManager;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorProperties;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Efeito;
@@ -50,7 +50,7 @@ public class AplicadorDeEventos {
   }
 
   /**
-   * Applies the stored event in a transaction of its own.
+   * Applies the stored event in a transaction of its own (the sweep, reconciliation).
    *
    * @return what was done; empty when the event is not stored, or already applied and the mode does
    *     not re-apply, or its order is busy and the mode does not wait
@@ -60,36 +60,29 @@ public class AplicadorDeEventos {
   }
 
   /**
-   * The same, inside the caller's transaction, for callers that store the event first (replay) so
-   * that storing and applying commit together.
+   * The same, inside the caller's transaction: an event the inbox holds, whose stored position in
+   * the topic, if any, stays as it is.
    */
   public Optional<EventoAplicado> aplicarNaTransacao(String eventoId, ModoDeAplicacao modo) {
-    return aplicarNaTransacao(null, eventoId, modo, null);
-  }
-
-  /** The same, for replay: the record's position is stored on the row it applies. */
-  public Optional<EventoAplicado> aplicarNaTransacao(
-      String eventoId, ModoDeAplicacao modo, PosicaoNoTopico posicao) {
-    return aplicarNaTransacao(null, eventoId, modo, posicao);
+    exigirTransacao("applying an event");
+    return leitor
+        .travarELer(eventoId, modo.esperaPeloPedido())
+        .flatMap(lido -> escrever(lido, modo, Optional.empty()));
   }
 
   /**
-   * The listener's apply, inside its transaction: stores the record's event if the inbox lacks it
-   * (so that a replay after a restore rebuilds the inbox; the receptor's row, when present, wins),
-   * in the same round trip as the lock and the read.
-   */
-  public Optional<EventoAplicado> guardarEAplicarNaTransacao(
-      RegistroDeEvento evento, ModoDeAplicacao modo) {
-    return aplicarNaTransacao(evento, evento.eventoId(), modo, null);
-  }
-
-  /**
-   * The same, storing where the record was read on the row it applies (the order's page shows it).
+   * A record read from {@code loja.eventos} (the listener, replay), inside the caller's
+   * transaction: stores its event if the inbox lacks it (so that a replay after a restore rebuilds
+   * the inbox; the receptor's row, when present, wins), in the same round trip as the lock and the
+   * read, and stores where the record was read on the row it applies (the order's page shows it).
    * An event that another path applied first keeps no position: the apply writes nothing.
    */
   public Optional<EventoAplicado> guardarEAplicarNaTransacao(
-      RegistroDeEvento evento, ModoDeAplicacao modo, PosicaoNoTopico posicao) {
-    return aplicarNaTransacao(evento, evento.eventoId(), modo, posicao);
+      RegistroDeEvento evento, PosicaoNoTopico posicao, ModoDeAplicacao modo) {
+    exigirTransacao("applying an event");
+    return leitor
+        .guardarTravarELer(evento, modo.esperaPeloPedido())
+        .flatMap(lido -> escrever(lido, modo, Optional.of(posicao)));
   }
 
   /**
@@ -97,47 +90,58 @@ public class AplicadorDeEventos {
    * order, so that two such transactions never deadlock. Each apply then holds its lock already.
    */
   public void travarPedidosNaTransacao(Collection<String> pedidoIds) {
-    if (!TransactionSynchronizationManager.isActualTransactionActive()) {
-      throw new IllegalStateException("locking orders needs an open transaction");
-    }
+    exigirTransacao("locking orders");
     leitor.travarEmOrdem(pedidoIds);
   }
 
-  private Optional<EventoAplicado> aplicarNaTransacao(
-      RegistroDeEvento guardar, String eventoId, ModoDeAplicacao modo, PosicaoNoTopico posicao) {
-    if (!TransactionSynchronizationManager.isActualTransactionActive()) {
-      throw new IllegalStateException("applying an event needs an open transaction");
-    }
-    var lido = leitor.travarELer(guardar, eventoId, modo.esperaPeloPedido()).orElse(null);
-    if (lido == null || lido.evento() == null) {
+  /** What the policy decides for the event read, stored: one case per kind of write. */
+  private Optional<EventoAplicado> escrever(
+      LeitorDoPedido.PedidoLido lido, ModoDeAplicacao modo, Optional<PosicaoNoTopico> posicao) {
+    if (lido.evento() == null) {
       return Optional.empty();
     }
-    String pedidoId = lido.pedidoId();
     Escrita escrita =
         PoliticaDeAplicacao.decidir(lido.estado(), lido.outros(), lido.evento(), modo);
-    if (escrita instanceof Escrita.Assentar assentar) {
-      gravador.assentar(assentar, posicao);
-      log.info(
-          "evento_id={} pedido_id={} settled as {}: {}",
-          eventoId,
-          pedidoId,
-          assentar.resultado().codigo(),
-          // The reason may quote the field it could not read: an email.
-          MascaraDeEmail.mascararNoTexto(assentar.motivo()));
-      return Optional.of(new EventoAplicado(eventoId, pedidoId, assentar.resultado(), List.of()));
+    return switch (TipoDeEscrita.de(escrita)) {
+      case NADA -> Optional.empty();
+      case ASSENTAR -> Optional.of(assentar(lido, (Escrita.Assentar) escrita, posicao));
+      case GRAVAR -> Optional.of(gravar(lido, (Escrita.Gravar) escrita, posicao));
+    };
+  }
+
+  private EventoAplicado assentar(
+      LeitorDoPedido.PedidoLido lido,
+      Escrita.Assentar assentar,
+      Optional<PosicaoNoTopico> posicao) {
+    gravador.assentar(assentar, posicao);
+    log.info(
+        "evento_id={} pedido_id={} settled as {}: {}",
+        assentar.eventoId(),
+        lido.pedidoId(),
+        assentar.resultado().codigo(),
+        // The reason may quote the field it could not read: an email.
+        MascaraDeEmail.mascararNoTexto(assentar.motivo()));
+    return new EventoAplicado(
+        assentar.eventoId(), lido.pedidoId(), assentar.resultado(), List.of());
+  }
+
+  private EventoAplicado gravar(
+      LeitorDoPedido.PedidoLido lido, Escrita.Gravar gravar, Optional<PosicaoNoTopico> posicao) {
+    List<Efeito> gravados = gravador.gravar(lido.pedidoId(), gravar, posicao);
+    log.debug(
+        "evento_id={} pedido_id={} {} -> {} ({}), effects {}",
+        gravar.eventoId(),
+        lido.pedidoId(),
+        lido.estado() == null ? null : lido.estado().status().codigo(),
+        gravar.estado().status().codigo(),
+        gravar.resultado().codigo(),
+        gravados);
+    return new EventoAplicado(gravar.eventoId(), lido.pedidoId(), gravar.resultado(), gravados);
+  }
+
+  private static void exigirTransacao(String oQue) {
+    if (!TransactionSynchronizationManager.isActualTransactionActive()) {
+      throw new IllegalStateException(oQue + " needs an open transaction");
     }
-    if (escrita instanceof Escrita.Gravar gravar) {
-      List<Efeito> gravados = gravador.gravar(pedidoId, gravar, posicao);
-      log.debug(
-          "evento_id={} pedido_id={} {} -> {} ({}), effects {}",
-          eventoId,
-          pedidoId,
-          lido.estado() == null ? null : lido.estado().status().codigo(),
-          gravar.estado().status().codigo(),
-          gravar.resultado().codigo(),
-          gravados);
-      return Optional.of(new EventoAplicado(eventoId, pedidoId, gravar.resultado(), gravados));
-    }
-    return Optional.empty(); // Escrita.Nada
   }
 }

@@ -5,7 +5,7 @@ import org.springframework.core.NestedExceptionUtils;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorProperties;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Resultado;
 

@@ -3,6 +3,7 @@ package pedidos.aplicador.aplicacao;
 import java.sql.Types;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.Escrita;
@@ -68,11 +69,11 @@ final class GravadorDaAplicacao {
   }
 
   /**
-   * @param posicao where the record that is applied was read, or {@code null} when no record is
-   *     (the sweep, reconciliation): the position already stored, if any, stays
+   * @param posicao where the record that is applied was read; empty when no record is (the sweep,
+   *     reconciliation, re-derivation): the position already stored, if any, stays
    * @return the effects inserted into the outbox: those of {@code gravar} that it did not hold
    */
-  List<Efeito> gravar(String pedidoId, Escrita.Gravar gravar, PosicaoNoTopico posicao) {
+  List<Efeito> gravar(String pedidoId, Escrita.Gravar gravar, Optional<PosicaoNoTopico> posicao) {
     List<String> corrigidos = new ArrayList<>(gravar.correcoes().size());
     List<String> veredictos = new ArrayList<>(gravar.correcoes().size());
     gravar
@@ -93,19 +94,19 @@ final class GravadorDaAplicacao {
         .param("resultado", gravar.resultado().codigo())
         .param("corrigidos", corrigidos.toArray(String[]::new))
         .param("veredictos", veredictos.toArray(String[]::new))
-        .param("kafkaParticao", posicao == null ? null : posicao.particao(), Types.INTEGER)
-        .param("kafkaOffset", posicao == null ? null : posicao.offset(), Types.BIGINT)
+        .param("kafkaParticao", posicao.map(PosicaoNoTopico::particao).orElse(null), Types.INTEGER)
+        .param("kafkaOffset", posicao.map(PosicaoNoTopico::offset).orElse(null), Types.BIGINT)
         .query((rs, n) -> Efeito.doCodigo(rs.getString("efeito")))
         .list();
   }
 
-  void assentar(Escrita.Assentar assentar, PosicaoNoTopico posicao) {
+  void assentar(Escrita.Assentar assentar, Optional<PosicaoNoTopico> posicao) {
     jdbc.sql(ASSENTAR_EVENTO)
         .param("eventoId", assentar.eventoId())
         .param("resultado", assentar.resultado().codigo())
         .param("motivo", assentar.motivo())
-        .param("kafkaParticao", posicao == null ? null : posicao.particao(), Types.INTEGER)
-        .param("kafkaOffset", posicao == null ? null : posicao.offset(), Types.BIGINT)
+        .param("kafkaParticao", posicao.map(PosicaoNoTopico::particao).orElse(null), Types.INTEGER)
+        .param("kafkaOffset", posicao.map(PosicaoNoTopico::offset).orElse(null), Types.BIGINT)
         .update();
   }
 }

@@ -114,26 +114,43 @@ final class LeitorDoPedido {
   }
 
   /**
-   * @param guardar the listener's record to store first if the inbox lacks it, or {@code null}
    * @param espera whether to wait for an order that another apply holds
    * @return empty when the event is not stored, or its order is busy and {@code espera} is false
    */
-  Optional<PedidoLido> travarELer(RegistroDeEvento guardar, String eventoId, boolean espera) {
+  Optional<PedidoLido> travarELer(String eventoId, boolean espera) {
+    return executar(
+        espera ? TRAVAR_E_LER : TENTAR_TRAVAR_E_LER, eventoId, parametros(eventoId), false);
+  }
+
+  /** The same, storing the record's event first if the inbox lacks it. */
+  Optional<PedidoLido> guardarTravarELer(RegistroDeEvento guardar, boolean espera) {
     var parametros =
-        new MapSqlParameterSource()
-            .addValue("eventoId", eventoId)
-            .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()))
-            .addValue("falhaDeAplicacao", Resultado.FALHA_DE_APLICACAO.codigo());
-    boolean guarda = guardar != null;
-    if (guarda) {
-      parametros
-          .addValue("recursoId", guardar.recursoId())
-          .addValue("tipo", guardar.tipo())
-          .addValue("payload", guardar.payload())
-          .addValue("recebidoEm", CaixaDeEntrada.instante(guardar.recebidoEm()));
-    }
+        parametros(guardar.eventoId())
+            .addValue("recursoId", guardar.recursoId())
+            .addValue("tipo", guardar.tipo())
+            .addValue("payload", guardar.payload())
+            .addValue("recebidoEm", CaixaDeEntrada.instante(guardar.recebidoEm()));
+    return executar(
+        espera ? GUARDAR_TRAVAR_E_LER : GUARDAR_TENTAR_TRAVAR_E_LER,
+        guardar.eventoId(),
+        parametros,
+        true);
+  }
+
+  private MapSqlParameterSource parametros(String eventoId) {
+    return new MapSqlParameterSource()
+        .addValue("eventoId", eventoId)
+        .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()))
+        .addValue("falhaDeAplicacao", Resultado.FALHA_DE_APLICACAO.codigo());
+  }
+
+  /**
+   * @param guarda whether the pipeline begins with the insert, whose count is skipped
+   */
+  private Optional<PedidoLido> executar(
+      String sql, String eventoId, MapSqlParameterSource parametros, boolean guarda) {
     return pipeline.execute(
-        pipelineDe(guarda, espera),
+        sql,
         parametros,
         (PreparedStatement comando) -> {
           comando.execute();
@@ -166,13 +183,6 @@ final class LeitorDoPedido {
             .addValue("milissegundos", String.valueOf(esperaPorLock.toMillis()))
             .addValue("pedidos", pedidoIds.toArray(String[]::new)),
         Long.class);
-  }
-
-  private static String pipelineDe(boolean guarda, boolean espera) {
-    if (guarda) {
-      return espera ? GUARDAR_TRAVAR_E_LER : GUARDAR_TENTAR_TRAVAR_E_LER;
-    }
-    return espera ? TRAVAR_E_LER : TENTAR_TRAVAR_E_LER;
   }
 
   private PedidoLido lerPedido(String pedidoId, String eventoId, ResultSet rs) throws SQLException {

@@ -19,10 +19,10 @@ import org.springframework.kafka.listener.DefaultErrorHandler;
 import org.springframework.kafka.listener.ListenerExecutionFailedException;
 import org.springframework.util.backoff.BackOff;
 import org.springframework.util.backoff.ExponentialBackOff;
-import pedidos.aplicador.AplicadorProperties;
-import pedidos.aplicador.MetricasDoAplicador;
 import pedidos.aplicador.aplicacao.FalhaTransitoria;
 import pedidos.aplicador.aplicacao.FalhasDeAplicacao;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.contrato.FormatoDosRegistros;
 import pedidos.contrato.MascaraDeEmail;
@@ -36,7 +36,7 @@ import pedidos.dominio.Resultado;
  * VerificacaoDosTopicos}).
  */
 @Configuration(proxyBeanMethods = false)
-public class ConfiguracaoDoKafka {
+class ConfiguracaoDoKafka {
 
   private static final Logger log = LoggerFactory.getLogger(ConfiguracaoDoKafka.class);
 
@@ -45,10 +45,10 @@ public class ConfiguracaoDoKafka {
    * trace's cap, at most 60 KiB in UTF-8: well inside {@link EnvelopeDeEntrada#MARGEM_DO_DESCARTE},
    * which the relay sizes the dead-letter topic with.
    */
-  public static final int CARACTERES_DA_MENSAGEM_DE_ERRO = 4 << 10;
+  static final int CARACTERES_DA_MENSAGEM_DE_ERRO = 4 << 10;
 
   /** The stack trace in a dead-letter record's headers, at most (characters). */
-  public static final int CARACTERES_DA_PILHA = 16 << 10;
+  static final int CARACTERES_DA_PILHA = 16 << 10;
 
   /**
    * The applier produces only dead-letter records: the largest must not be refused by the producer

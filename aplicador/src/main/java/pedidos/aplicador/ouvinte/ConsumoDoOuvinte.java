@@ -1,7 +1,7 @@
 package pedidos.aplicador.ouvinte;
 
 import org.springframework.stereotype.Component;
-import pedidos.aplicador.AplicadorProperties;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 
 /**
  * What {@link OuvinteDeEventos} consumes, read by its annotation ({@code #{@consumoDoOuvinte...}})

@@ -11,11 +11,11 @@ import org.springframework.kafka.annotation.KafkaListener;
 import org.springframework.kafka.listener.BatchListenerFailedException;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorProperties;
-import pedidos.aplicador.MetricasDoAplicador;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.EventoAplicado;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
 import pedidos.aplicador.aplicacao.PosicaoNoTopico;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.contrato.FormatoDosRegistros;
 import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
@@ -136,8 +136,8 @@ class OuvinteDeEventos {
         var id = MDC.putCloseable("evento_id", evento.eventoId())) {
       return aplicador.guardarEAplicarNaTransacao(
           evento,
-          ModoDeAplicacao.NORMAL,
-          new PosicaoNoTopico(registro.partition(), registro.offset()));
+          new PosicaoNoTopico(registro.partition(), registro.offset()),
+          ModoDeAplicacao.NORMAL);
     }
   }
 }

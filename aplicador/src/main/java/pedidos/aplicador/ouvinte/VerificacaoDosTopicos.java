@@ -14,7 +14,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.kafka.core.KafkaAdmin;
 import org.springframework.kafka.listener.AbstractMessageListenerContainer;
 import org.springframework.stereotype.Component;
-import pedidos.aplicador.AplicadorProperties;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 
 /**
  * Checks the topics before the listener reads (a phase before the listener containers), and refuses

@@ -26,7 +26,7 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.scheduling.annotation.SchedulingConfigurer;
 import org.springframework.scheduling.config.ScheduledTaskRegistrar;
 import org.springframework.stereotype.Component;
-import pedidos.aplicador.AplicadorProperties;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.dominio.Resultado;
 
 /**
@@ -47,7 +47,7 @@ import pedidos.dominio.Resultado;
  * A crash loses at most one round of this instance's counts: it is a chart, not a ledger.
  */
 @Component
-public class FluxoPorMinuto implements SchedulingConfigurer {
+class FluxoPorMinuto implements SchedulingConfigurer {
 
   static final Duration INTERVALO = Duration.ofSeconds(10);
 

@@ -11,8 +11,8 @@ import java.util.concurrent.locks.ReentrantLock;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.web.bind.annotation.GetMapping;
 import org.springframework.web.bind.annotation.RestController;
-import pedidos.aplicador.AplicadorProperties;
-import pedidos.aplicador.MetricasDoAplicador;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.reconciliacao.Reconciliacao;
 import pedidos.contrato.MascaraDeEmail;
 
@@ -28,7 +28,7 @@ import pedidos.contrato.MascaraDeEmail;
  * (migration V11) or the flow per minute (V14, {@link FluxoPorMinuto}).
  */
 @RestController
-public class PainelDeOperacoes {
+class PainelDeOperacoes {
 
   /** Totals are counted exactly up to this many rows; past it, the planner's estimate. */
   static final int CONTAGEM_EXATA_ATE = 10_000;

@@ -19,11 +19,11 @@ import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.CannotGetJdbcConnectionException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorProperties;
-import pedidos.aplicador.MetricasDoAplicador;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
 import pedidos.aplicador.aplicacao.LeitorDeEventos;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.reconciliacao.RodadaDeReconciliacao.Situacao;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Interpretacao;
@@ -68,6 +68,7 @@ public class Reconciliacao {
   private final Duration margem;
   private final int paginasPorRodada;
   private final Clock relogio;
+  private final MeterRegistry registro;
   private final AtomicReference<Instant> cursorLido = new AtomicReference<>();
   // The round lock's heartbeat (TravaDaRodada); one daemon thread, idle between rounds.
   private final ScheduledExecutorService batimentos =
@@ -100,6 +101,7 @@ public class Reconciliacao {
     this.margem = config.margem();
     this.paginasPorRodada = config.paginasPorRodada();
     this.relogio = relogio;
+    this.registro = registro;
     Gauge.builder(
             "aplicador.reconciliacao.cursor.idade",
             cursorLido,
@@ -115,11 +117,16 @@ public class Reconciliacao {
         .register(registro);
   }
 
+  /** One round, for the schedule: what it did goes to the metrics and the log. */
+  public void reconciliarAgendada() {
+    reconciliar();
+  }
+
   /**
    * One round. A session-level lock on a connection of its own makes sure only one instance runs it
    * at a time; the round's own work commits in transactions of its own, page by page.
    */
-  public RodadaDeReconciliacao reconciliar() {
+  RodadaDeReconciliacao reconciliar() {
     RodadaDeReconciliacao resultado;
     try {
       Optional<TravaDaRodada> trava = TravaDaRodada.tentar(dataSource, batimentos);
@@ -133,8 +140,24 @@ public class Reconciliacao {
     } catch (SQLException e) {
       throw new CannotGetJdbcConnectionException("reconciliation lock", e);
     }
-    metricas.reconciliacao(resultado);
+    contar(resultado);
     return resultado;
+  }
+
+  /** The round's counters, beside the cursor's gauge: what a round is, only this class knows. */
+  private void contar(RodadaDeReconciliacao rodada) {
+    registro
+        .counter("aplicador.reconciliacao.rodadas", "situacao", rodada.situacao().name())
+        .increment();
+    registro
+        .counter("aplicador.reconciliacao.pedidos", "resultado", "armazenado")
+        .increment(rodada.armazenados());
+    registro
+        .counter("aplicador.reconciliacao.pedidos", "resultado", "status_desconhecido")
+        .increment(rodada.statusDesconhecido());
+    registro
+        .counter("aplicador.reconciliacao.pedidos", "resultado", "novo")
+        .increment(rodada.novos());
   }
 
   private RodadaDeReconciliacao ler(TravaDaRodada trava) {

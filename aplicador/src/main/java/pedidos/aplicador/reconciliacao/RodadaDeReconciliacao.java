@@ -9,7 +9,7 @@ package pedidos.aplicador.reconciliacao;
  * @param aplicados facts that changed something when applied
  * @param novos facts the inbox lacked, stored by this round: what the round really brought
  */
-public record RodadaDeReconciliacao(
+record RodadaDeReconciliacao(
     Situacao situacao,
     int paginas,
     int armazenados,
@@ -21,11 +21,11 @@ public record RodadaDeReconciliacao(
    * Whether the round brought nothing: no new fact and no apply. (Orders of an unknown status are
    * logged one by one, at WARN, each time they are read.)
    */
-  public boolean semNovidade() {
+  boolean semNovidade() {
     return novos == 0 && aplicados == 0;
   }
 
-  public enum Situacao {
+  enum Situacao {
     CONCLUIDA,
     /**
      * The round read as many pages as it may ({@code paginas-por-rodada}); the cursor stands after

@@ -1,6 +1,6 @@
 package pedidos.aplicador.replay;
 
-import java.io.PrintStream;
+import java.io.PrintWriter;
 import java.time.Duration;
 import java.util.HashMap;
 import java.util.List;
@@ -14,10 +14,10 @@ import org.apache.kafka.common.TopicPartition;
 import org.springframework.kafka.core.ConsumerFactory;
 import org.springframework.stereotype.Component;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
 import pedidos.aplicador.aplicacao.PosicaoNoTopico;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.ouvinte.RegistroNaoAutenticadoException;
 import pedidos.aplicador.ouvinte.VerificadorDeRegistros;
 import pedidos.contrato.FormatoDosRegistros;
@@ -58,7 +58,7 @@ public class Replay {
     this.transacao = transacao;
   }
 
-  public ResumoDoReplay executar(OpcoesDeReplay opcoes, PrintStream saida) {
+  public ResumoDoReplay executar(OpcoesDeReplay opcoes, PrintWriter saida) {
     String topico = opcoes.topico() != null ? opcoes.topico() : topicoConfigurado;
     Properties sobrescritas = new Properties();
     sobrescritas.put(ConsumerConfig.ENABLE_AUTO_COMMIT_CONFIG, "false");
@@ -113,11 +113,12 @@ public class Replay {
           var aplicado =
               transacao.execute(
                   status -> {
+                    // Stored here, not only by the apply's own insert, to count what came back.
                     restaurado[0] = caixaDeEntrada.guardarSeAusente(evento);
-                    return aplicador.aplicarNaTransacao(
-                        evento.eventoId(),
-                        ModoDeAplicacao.FORCADO,
-                        new PosicaoNoTopico(registro.partition(), registro.offset()));
+                    return aplicador.guardarEAplicarNaTransacao(
+                        evento,
+                        new PosicaoNoTopico(registro.partition(), registro.offset()),
+                        ModoDeAplicacao.FORCADO);
                   });
           restaurados += restaurado[0] ? 1 : 0;
           aplicados += aplicado.isPresent() ? 1 : 0;

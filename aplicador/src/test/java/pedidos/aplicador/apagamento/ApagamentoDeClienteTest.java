@@ -3,7 +3,6 @@ package pedidos.aplicador.apagamento;
 import static org.assertj.core.api.Assertions.assertThat;
 
 import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
 import java.nio.charset.StandardCharsets;
 import java.util.HashMap;
 import java.util.List;
@@ -13,8 +12,9 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import pedidos.aplicador.AplicadorApplication;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.LinhaDeComandoDeTeste;
+import pedidos.aplicador.LinhaDeComandoDeTeste.Execucao;
 import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.dominio.ModoDeAplicacao;
@@ -167,15 +167,18 @@ class ApagamentoDeClienteTest extends ContextoDoAplicador {
   @Test
   void recusaUsoErradoSemTocarEmNada() {
     assertThat(apagar().codigo()).isEqualTo(2);
+    assertThat(apagar().erro()).contains("Missing required option: '--email=ADDRESS'");
     assertThat(apagar("--email=sem-arroba").codigo()).isEqualTo(2);
+    assertThat(apagar("--email=sem-arroba").erro())
+        .contains("Invalid value for option '--email'")
+        .contains("not an email address");
     assertThat(apagar("--email=" + ApagamentoDeCliente.ANONIMO).codigo()).isEqualTo(2);
     assertThat(apagar("--email=a@b.c", "--email=d@e.f").codigo()).isEqualTo(2);
     Map<String, String> semDono = ambiente();
     semDono.remove("SPRING_FLYWAY_USER");
-    assertThat(
-            AplicadorApplication.apagarCliente(
-                List.of("--email=a@b.c"), semDono, new PrintStream(new ByteArrayOutputStream())))
-        .isEqualTo(2);
+    var execucao = LinhaDeComandoDeTeste.executar(semDono, "apagar-cliente", "--email=a@b.c");
+    assertThat(execucao.codigo()).isEqualTo(2);
+    assertThat(execucao.erro()).contains("needs SPRING_FLYWAY_URL", "SPRING_FLYWAY_USER");
   }
 
   @Test
@@ -204,14 +207,11 @@ class ApagamentoDeClienteTest extends ContextoDoAplicador {
 
   // --- helpers
 
-  private record Execucao(int codigo, String saida) {}
-
   private Execucao apagar(String... argumentos) {
-    var saida = new ByteArrayOutputStream();
-    int codigo =
-        AplicadorApplication.apagarCliente(
-            List.of(argumentos), ambiente(), new PrintStream(saida, true, StandardCharsets.UTF_8));
-    return new Execucao(codigo, saida.toString(StandardCharsets.UTF_8));
+    String[] comando = new String[argumentos.length + 1];
+    comando[0] = "apagar-cliente";
+    System.arraycopy(argumentos, 0, comando, 1, argumentos.length);
+    return LinhaDeComandoDeTeste.executar(ambiente(), comando);
   }
 
   /** As the migration step is given: the owner role. */

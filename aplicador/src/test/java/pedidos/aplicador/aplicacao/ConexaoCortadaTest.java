@@ -20,9 +20,9 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.ContextoDoAplicador;
 import pedidos.aplicador.StatusDoPedido;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.varredura.Varredura;
 import pedidos.dominio.ModoDeAplicacao;
 
@@ -195,7 +195,6 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.ops(),
         propriedades.painel(),
         propriedades.retencao(),
-        propriedades.aquecimento(),
         propriedades.assinatura());
   }
 }

@@ -29,7 +29,7 @@ import pedidos.dominio.Resultado;
  */
 class SqlDaBancadaTest {
 
-  private static final Path ARQUIVO = Path.of("..", "..", "bench", "ponta-a-ponta-aplicar.sql");
+  private static final Path ARQUIVO = Path.of("..", "bench", "ponta-a-ponta-aplicar.sql");
 
   /** A named parameter as Spring reads it: {@code :nome}, not a {@code ::cast}. */
   private static final Pattern PARAMETRO = Pattern.compile("(?<!:):([A-Za-z][A-Za-z0-9]*)");

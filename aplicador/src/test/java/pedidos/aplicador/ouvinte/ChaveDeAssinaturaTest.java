@@ -9,8 +9,8 @@ import org.springframework.boot.test.context.runner.ApplicationContextRunner;
 import org.springframework.context.annotation.Bean;
 import org.springframework.context.annotation.Configuration;
 import org.springframework.context.annotation.Import;
-import pedidos.aplicador.AplicadorProperties;
-import pedidos.aplicador.MetricasDoAplicador;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 
 /** The aplicador does not start without a usable key: it could tell no record from a forgery. */
 class ChaveDeAssinaturaTest {

@@ -29,12 +29,12 @@ import org.slf4j.LoggerFactory;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.ContextoDoAplicador;
-import pedidos.aplicador.MetricasDoAplicador;
 import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.reconciliacao.ApiDaLojaDeTeste.Comportamento;
 import pedidos.aplicador.reconciliacao.RodadaDeReconciliacao.Situacao;
 

@@ -4,9 +4,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
 
-import java.io.ByteArrayOutputStream;
-import java.io.PrintStream;
-import java.nio.charset.StandardCharsets;
+import java.io.PrintWriter;
+import java.io.StringWriter;
 import java.time.Duration;
 import java.time.Instant;
 import java.util.List;
@@ -16,10 +15,12 @@ import java.util.UUID;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
+import pedidos.aplicador.LinhaDeComandoDeTeste;
 
 /** Replay after a restore from an old backup: the state comes back, identical, and stays so. */
 @Tag("todas-as-versoes-do-postgres")
@@ -32,6 +33,10 @@ class ReplayTest extends ContextoDoAplicador {
   @Autowired KafkaTemplate<String, String> kafka;
   @Autowired JdbcClient jdbc;
   @Autowired Replay replay;
+
+  /** The whole of the topic the applier reads. */
+  private static final OpcoesDeReplay TUDO =
+      new OpcoesDeReplay(null, List.of(), null, null, null, null);
 
   private final String p = UUID.randomUUID().toString().substring(0, 8) + "-";
 
@@ -71,14 +76,14 @@ class ReplayTest extends ContextoDoAplicador {
     administrador.sql("DELETE FROM pedidos WHERE id LIKE ?").param(p + "ord1%").update();
     assertThat(pedidos()).isNotEqualTo(pedidosAntes);
 
-    ResumoDoReplay resumo = replay.executar(OpcoesDeReplay.ler(List.of()), silencio());
+    ResumoDoReplay resumo = replay.executar(TUDO, silencio());
 
     assertThat(resumo.restaurados()).isPositive();
     assertThat(pedidos()).isEqualTo(pedidosAntes);
     assertThat(inbox()).isEqualTo(inboxAntes);
     assertThat(outbox()).isEqualTo(outboxAntes);
 
-    ResumoDoReplay deNovo = replay.executar(OpcoesDeReplay.ler(List.of()), silencio());
+    ResumoDoReplay deNovo = replay.executar(TUDO, silencio());
     assertThat(deNovo.restaurados()).as("replaying again restores nothing").isZero();
     assertThat(pedidos()).isEqualTo(pedidosAntes);
     assertThat(outbox()).isEqualTo(outboxAntes);
@@ -96,22 +101,46 @@ class ReplayTest extends ContextoDoAplicador {
 
     var nadaDepois =
         replay.executar(
-            OpcoesDeReplay.ler(List.of("--de-instante=" + Instant.now().plusSeconds(3600))),
+            new OpcoesDeReplay(null, List.of(), null, Instant.now().plusSeconds(3600), null, null),
             silencio());
     assertThat(nadaDepois.lidos()).isZero();
 
     var umaParticao =
-        replay.executar(OpcoesDeReplay.ler(List.of("--particao=0", "--ate-offset=-1")), silencio());
+        replay.executar(new OpcoesDeReplay(null, List.of(0), null, null, -1L, null), silencio());
     assertThat(umaParticao.lidos()).isZero();
 
-    assertThatThrownBy(() -> OpcoesDeReplay.ler(List.of("--de-offset=1", "--de-instante=x")))
+    assertThatThrownBy(() -> new OpcoesDeReplay(null, List.of(), 1L, Instant.now(), null, null))
         .isInstanceOf(IllegalArgumentException.class);
-    assertThatThrownBy(() -> OpcoesDeReplay.ler(List.of("--depois=1")))
-        .hasMessageContaining("unknown option --depois");
   }
 
-  private static PrintStream silencio() {
-    return new PrintStream(new ByteArrayOutputStream(), true, StandardCharsets.UTF_8);
+  /** As an operator runs it: the service's context without its listener, the options typed. */
+  @Test
+  void peloComandoComOContextoDoServicoSemOuvinte() {
+    // Left to Spring Boot, closing that context would shut logging down for the JVM's others.
+    System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
+    try {
+      var execucao =
+          LinhaDeComandoDeTeste.executar(
+              Map.of(),
+              "replay",
+              "--particao=0",
+              "--particao=1",
+              "--de-instante=" + Instant.now().plusSeconds(3600));
+
+      assertThat(execucao.codigo()).as(execucao.erro()).isZero();
+      assertThat(execucao.saida())
+          .contains("replaying loja.eventos: 0:[", " 1:[")
+          .doesNotContain(" 2:[")
+          .contains(
+              "replay done: read 0, restored 0, applied 0, unapplicable 0,"
+                  + " unsigned or wrongly signed 0");
+    } finally {
+      System.clearProperty(LoggingSystem.SYSTEM_PROPERTY);
+    }
+  }
+
+  private static PrintWriter silencio() {
+    return new PrintWriter(new StringWriter());
   }
 
   private long contar(String sql) {

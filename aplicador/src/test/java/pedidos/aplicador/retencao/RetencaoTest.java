@@ -27,15 +27,15 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
 import org.springframework.transaction.support.TransactionTemplate;
-import pedidos.aplicador.AplicadorApplication;
-import pedidos.aplicador.AplicadorProperties;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
-import pedidos.aplicador.MetricasDoAplicador;
+import pedidos.aplicador.LinhaDeComandoDeTeste;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
 import pedidos.aplicador.aplicacao.EventoAplicado;
 import pedidos.aplicador.aplicacao.LeitorDeEventos;
+import pedidos.aplicador.aplicacao.MetricasDoAplicador;
+import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.replay.OpcoesDeReplay;
 import pedidos.aplicador.replay.Replay;
 import pedidos.aplicador.replay.ResumoDoReplay;
@@ -569,7 +569,7 @@ class RetencaoTest extends ContextoDoAplicador {
     var outboxDepois = linhas(OUTBOX_DO_TESTE);
 
     ResumoDoReplay resumo =
-        replay.executar(OpcoesDeReplay.ler(List.of("--de-instante=" + inicio)), silencio());
+        replay.executar(new OpcoesDeReplay(null, List.of(), null, inicio, null, null), silencio());
 
     assertThat(resumo.lidos()).isGreaterThanOrEqualTo(esperados);
     assertThat(resumo.restaurados()).as("every event is still in the inbox").isZero();
@@ -607,15 +607,11 @@ class RetencaoTest extends ContextoDoAplicador {
     ambiente.put("APLICADOR_RETENCAO_QUARENTENA", "3285d");
     ambiente.put("APLICADOR_RETENCAO_OUTBOX", "3285d");
     ambiente.put("APLICADOR_RETENCAO_LOTE", "2");
-    var saida = new java.io.ByteArrayOutputStream();
 
-    int codigo =
-        AplicadorApplication.reter(
-            ambiente,
-            new java.io.PrintStream(saida, true, java.nio.charset.StandardCharsets.UTF_8));
+    var execucao = LinhaDeComandoDeTeste.executar(ambiente, "reter");
 
-    assertThat(codigo).isZero();
-    assertThat(saida.toString(java.nio.charset.StandardCharsets.UTF_8))
+    assertThat(execucao.codigo()).as(execucao.erro()).isZero();
+    assertThat(execucao.saida())
         .startsWith("retention pass: redacted ")
         .contains("batch(es) of up to 2 rows");
     assertThat(
@@ -625,9 +621,17 @@ class RetencaoTest extends ContextoDoAplicador {
         .isZero();
 
     ambiente.put("APLICADOR_RETENCAO_OUTBOX", "30");
-    assertThat(AplicadorApplication.reter(ambiente, new java.io.PrintStream(saida)))
-        .as("30 without a unit is 30 ms: refused")
-        .isEqualTo(2);
+    var semUnidade = LinhaDeComandoDeTeste.executar(ambiente, "reter");
+    assertThat(semUnidade.codigo()).as("30 without a unit is 30 ms: refused").isEqualTo(2);
+    assertThat(semUnidade.erro())
+        .contains("aplicador.retencao.outbox")
+        .contains("write the unit: 30d");
+
+    ambiente.put("SPRING_DATASOURCE_URL", "jdbc:postgresql://127.0.0.1:1/nenhum");
+    ambiente.put("APLICADOR_RETENCAO_OUTBOX", "30d");
+    var semBanco = LinhaDeComandoDeTeste.executar(ambiente, "reter");
+    assertThat(semBanco.codigo()).as("the database is down").isEqualTo(3);
+    assertThat(semBanco.erro()).startsWith("reter cannot use the database (nothing was done): ");
   }
 
   // --- helpers
@@ -646,9 +650,8 @@ class RetencaoTest extends ContextoDoAplicador {
     return jdbc.sql(sql).param(p + "k%").query().listOfRows();
   }
 
-  private static java.io.PrintStream silencio() {
-    return new java.io.PrintStream(
-        new java.io.ByteArrayOutputStream(), true, java.nio.charset.StandardCharsets.UTF_8);
+  private static java.io.PrintWriter silencio() {
+    return new java.io.PrintWriter(new java.io.StringWriter());
   }
 
   Retencao retencao(int lote) {

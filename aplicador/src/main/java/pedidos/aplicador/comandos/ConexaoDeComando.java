@@ -1,4 +1,4 @@
-package pedidos.aplicador;
+package pedidos.aplicador.comandos;
 
 import org.flywaydb.core.Flyway;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -13,16 +13,23 @@ import pedidos.esquema.EsquemaNaPartida;
  * schema at this version's migrations.
  */
 record ConexaoDeComando(
-    SingleConnectionDataSource dataSource, JdbcClient jdbc, TransactionTemplate transacao) {
+    SingleConnectionDataSource dataSource, JdbcClient jdbc, TransactionTemplate transacao)
+    implements AutoCloseable {
 
-  static ConexaoDeComando abrir(String url, String usuario, String senha) {
-    var dataSource = new SingleConnectionDataSource(url, usuario, senha == null ? "" : senha, true);
+  /**
+   * @throws BancoIndisponivelException when the database cannot be reached, is not supported or is
+   *     not at this version's migrations: the command did nothing
+   */
+  static ConexaoDeComando abrir(Credenciais credenciais) {
+    String senha = credenciais.senha() == null ? "" : credenciais.senha();
+    var dataSource =
+        new SingleConnectionDataSource(credenciais.url(), credenciais.usuario(), senha, true);
     try {
       EsquemaNaPartida.verificar(
           Flyway.configure().dataSource(dataSource).locations("classpath:db/migration").load());
     } catch (RuntimeException e) {
       dataSource.destroy();
-      throw e;
+      throw new BancoIndisponivelException(e);
     }
     return new ConexaoDeComando(
         dataSource,
@@ -30,7 +37,16 @@ record ConexaoDeComando(
         new TransactionTemplate(new DataSourceTransactionManager(dataSource)));
   }
 
-  void fechar() {
+  @Override
+  public void close() {
     dataSource.destroy();
+  }
+
+  /** The database a command needs is down, unsupported or not migrated: exit code 3. */
+  static final class BancoIndisponivelException extends RuntimeException {
+
+    BancoIndisponivelException(RuntimeException causa) {
+      super(causa.getMessage(), causa);
+    }
   }
 }

@@ -1,4 +1,4 @@
-package pedidos.aplicador;
+package pedidos.aplicador.configuracao;
 
 import jakarta.validation.Valid;
 import jakarta.validation.constraints.Max;
@@ -36,7 +36,6 @@ import pedidos.gestao.Ops;
  *     pedidos.aplicador.painel.SegurancaDasOperacoes}), not here: the replay command needs none
  * @param painel how the status page's queries run
  * @param retencao how long personal data is kept, and how the job that removes it runs
- * @param aquecimento the listener's path run before it reads, rolled back
  * @param assinatura the keys the relay signs {@code loja.eventos} records with ({@code
  *     PEDIDOS_KAFKA_ASSINATURA}, comma-separated; any one verifies, so a new key can be added here
  *     before the relay signs with it); required, each at least 32 bytes, checked at start-up
@@ -59,7 +58,6 @@ public record AplicadorProperties(
     @DefaultValue Ops ops,
     @DefaultValue @Valid Painel painel,
     @DefaultValue @Valid Retencao retencao,
-    @DefaultValue @Valid Aquecimento aquecimento,
     List<String> assinatura) {
 
   public AplicadorProperties {
@@ -69,7 +67,7 @@ public record AplicadorProperties(
   /** Every field but the signing keys, which must never reach a log. */
   @Override
   public String toString() {
-    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, grupo=%s, concorrencia=%d, eventosPorTransacao=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, aquecimento=%s, assinatura=%d key(s)]"
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, grupo=%s, concorrencia=%d, eventosPorTransacao=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, assinatura=%d key(s)]"
         .formatted(
             topico,
             topicoDeDescarte,
@@ -86,7 +84,6 @@ public record AplicadorProperties(
             ops,
             painel,
             retencao,
-            aquecimento,
             assinatura.size());
   }
 
@@ -221,19 +218,4 @@ public record AplicadorProperties(
       return url != null && !url.isBlank();
     }
   }
-
-  /**
-   * Before the listener reads its first record, each of its threads applies a few made-up orders
-   * (created, paid, shipped) through the listener's own path, each order in a transaction that is
-   * rolled back: the signature check, the JSON reading, the lock, the reads and writes of the
-   * apply, the policy. Their first runs (class loading, the JIT's first compilations, each
-   * connection's prepared statements) then happen before the service reports ready instead of on
-   * the first seconds of real traffic (docs/ARRANQUE.md). Nothing is committed and no metric counts
-   * them.
-   *
-   * @param pedidos made-up orders per listener thread; 0 turns the warm-up off
-   * @param limite the warm-up stops after this long, however far it got
-   */
-  public record Aquecimento(
-      @DefaultValue("40") @Min(0) int pedidos, @DefaultValue("10s") @NotNull Duration limite) {}
 }

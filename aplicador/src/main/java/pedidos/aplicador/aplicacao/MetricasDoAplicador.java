@@ -1,15 +1,18 @@
-package pedidos.aplicador;
+package pedidos.aplicador.aplicacao;
 
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.MeterRegistry;
 import io.micrometer.core.instrument.Timer;
 import java.util.concurrent.TimeUnit;
 import org.springframework.stereotype.Component;
-import pedidos.aplicador.aplicacao.EventoAplicado;
-import pedidos.aplicador.reconciliacao.RodadaDeReconciliacao;
 import pedidos.contrato.AssinaturaDeRegistro;
 
-/** The one seam through which the applier reports what it did. */
+/**
+ * The one seam through which the applier reports what it did: its applies, whatever path took them,
+ * their failures, and the jobs beside them (sweep, retention, status page). In the apply's package,
+ * which every feature already depends on; a reconciliation round's counters are the
+ * reconciliation's own ({@code Reconciliacao}), so that this package depends on no feature.
+ */
 @Component
 public class MetricasDoAplicador {
 
@@ -47,21 +50,6 @@ public class MetricasDoAplicador {
           .register(registro)
           .increment();
     }
-  }
-
-  public void reconciliacao(RodadaDeReconciliacao rodada) {
-    registro
-        .counter("aplicador.reconciliacao.rodadas", "situacao", rodada.situacao().name())
-        .increment();
-    registro
-        .counter("aplicador.reconciliacao.pedidos", "resultado", "armazenado")
-        .increment(rodada.armazenados());
-    registro
-        .counter("aplicador.reconciliacao.pedidos", "resultado", "status_desconhecido")
-        .increment(rodada.statusDesconhecido());
-    registro
-        .counter("aplicador.reconciliacao.pedidos", "resultado", "novo")
-        .increment(rodada.novos());
   }
 
   /**

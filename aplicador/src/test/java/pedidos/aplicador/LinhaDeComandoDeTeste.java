@@ -1,0 +1,61 @@
+package pedidos.aplicador;
+
+import java.io.PrintWriter;
+import java.io.StringWriter;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
+import java.util.List;
+import java.util.Map;
+import org.springframework.context.ConfigurableApplicationContext;
+import pedidos.aplicador.comandos.LinhaDeComando;
+import pedidos.infra.InfraDeTeste;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.PapelNoBanco;
+import pedidos.infra.UsuarioDoKafka;
+
+/**
+ * The applier's command line run as an operator runs it, what it prints captured. A command that
+ * needs the service's context ({@code replay}) gets it as {@code main} starts it, on the JVM's
+ * shared PostgreSQL and Kafka.
+ */
+public final class LinhaDeComandoDeTeste {
+
+  /** What one run returned and printed. */
+  public record Execucao(int codigo, String saida, String erro) {}
+
+  private LinhaDeComandoDeTeste() {}
+
+  /**
+   * @param ambiente the variables the command reads, as the process's environment would give them
+   */
+  public static Execucao executar(Map<String, String> ambiente, String... argumentos) {
+    var saida = new StringWriter();
+    var erro = new StringWriter();
+    int codigo =
+        LinhaDeComando.executar(
+            argumentos,
+            ambiente,
+            LinhaDeComandoDeTeste::servicoSemOuvinte,
+            new PrintWriter(saida),
+            new PrintWriter(erro));
+    return new Execucao(codigo, saida.toString(), erro.toString());
+  }
+
+  /** {@link AplicadorApplication#semOuvinte} with what a deployment's environment would say. */
+  private static ConfigurableApplicationContext servicoSemOuvinte() {
+    InfraLocal infra = InfraLocal.compartilhada();
+    InfraDeTeste.prepararUmaVez(infra.postgres());
+    TopicosDeTeste.comoORelay();
+    Map<String, String> p = new LinkedHashMap<>();
+    p.put("spring.main.banner-mode", "off");
+    p.put("spring.datasource.url", infra.postgres().jdbcUrl());
+    p.put("spring.datasource.username", PapelNoBanco.APLICADOR.nome());
+    p.put("spring.datasource.password", PapelNoBanco.APLICADOR.senhaLocal());
+    p.put("spring.kafka.bootstrap-servers", infra.kafka().bootstrapServers());
+    p.putAll(InfraDeTeste.propriedadesDoKafka(UsuarioDoKafka.ADMINISTRADOR));
+    p.put("aplicador.assinatura", InfraDeTeste.ASSINATURA_LOCAL);
+    List<String> argumentos = new ArrayList<>();
+    p.forEach((chave, valor) -> argumentos.add("--" + chave + "=" + valor));
+    return AplicadorApplication.semOuvinte(argumentos.toArray(String[]::new));
+  }
+}
