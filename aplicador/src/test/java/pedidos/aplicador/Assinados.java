@@ -5,7 +5,7 @@ import java.util.List;
 import org.apache.kafka.clients.producer.ProducerRecord;
 import pedidos.contrato.AssinaturaDeRegistro;
 import pedidos.contrato.TopicosDoKafka;
-import pedidos.infra.InfraDeTeste;
+import pedidos.testes.InfraDeTeste;
 
 /** Records as the relay writes them: signed with the tests' key, which the context is given. */
 public final class Assinados {

@@ -4,9 +4,9 @@ import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * One Spring context for every test class of the module, on the JVM's shared PostgreSQL and Kafka:

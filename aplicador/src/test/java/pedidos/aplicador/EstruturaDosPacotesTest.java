@@ -1,12 +1,7 @@
 package pedidos.aplicador;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+import pedidos.testes.EstruturaDosPacotes;
 
 /**
  * The applier's packages: one per feature ({@code aplicacao}, {@code ouvinte}, {@code varredura},
@@ -17,31 +12,8 @@ import org.junit.jupiter.api.Test;
  */
 class EstruturaDosPacotesTest {
 
-  private static final String RAIZ = "pedidos.aplicador";
-
-  private static final JavaClasses PRODUCAO =
-      new ClassFileImporter()
-          .withImportOption(new ImportOption.DoNotIncludeTests())
-          .importPackages(RAIZ);
-
   @Test
-  void osPacotesNaoFormamCiclos() {
-    slices().matching(RAIZ + ".(*)..").should().beFreeOfCycles().check(PRODUCAO);
-  }
-
-  @Test
-  void nenhumPacoteDependeDaRaiz() {
-    noClasses()
-        .that()
-        .resideInAPackage(RAIZ + "..")
-        .and()
-        .resideOutsideOfPackage(RAIZ)
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage(RAIZ)
-        .because(
-            "the root puts the features together (the application, the periodic work's"
-                + " schedule): a feature that used it would close a cycle through it")
-        .check(PRODUCAO);
+  void osPacotesNaoFormamCiclosENenhumDependeDaRaiz() {
+    EstruturaDosPacotes.semCiclosComARaizPorCima("pedidos.aplicador");
   }
 }

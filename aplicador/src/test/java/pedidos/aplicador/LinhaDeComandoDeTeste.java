@@ -8,10 +8,10 @@ import java.util.List;
 import java.util.Map;
 import org.springframework.context.ConfigurableApplicationContext;
 import pedidos.aplicador.comandos.LinhaDeComando;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The applier's command line run as an operator runs it, what it prints captured. A command that

@@ -13,7 +13,7 @@ import org.apache.kafka.clients.consumer.KafkaConsumer;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import org.springframework.kafka.support.KafkaHeaders;
 import pedidos.contrato.TopicosDoKafka;
-import pedidos.infra.InfraDeTeste;
+import pedidos.testes.InfraDeTeste;
 
 /** What the applier sent to a dead-letter topic, as the tests read it back. */
 public final class TopicoDeDescarte {

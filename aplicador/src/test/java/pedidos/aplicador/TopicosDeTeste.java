@@ -18,7 +18,7 @@ import org.apache.kafka.common.config.ConfigResource;
 import org.apache.kafka.common.config.TopicConfig;
 import org.apache.kafka.common.errors.UnknownTopicOrPartitionException;
 import pedidos.contrato.EnvelopeDeEntrada;
-import pedidos.infra.InfraDeTeste;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * Topics on the shared broker as the relay makes them (its defaults: 12 partitions, the 14-day

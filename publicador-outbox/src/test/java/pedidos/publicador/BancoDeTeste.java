@@ -4,13 +4,15 @@ import static org.awaitility.Awaitility.await;
 
 import java.time.Duration;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import pedidos.infra.InfraLocal;
+import pedidos.testes.PostgresDeTeste;
 
-/** Direct access to the shared PostgreSQL for arranging and checking, outside any relay. */
+/**
+ * Direct access to the shared PostgreSQL for arranging and checking, outside any relay: the relay's
+ * own rows and slots.
+ */
 final class BancoDeTeste {
 
-  static final JdbcClient JDBC =
-      JdbcClient.create(InfraLocal.compartilhada().postgres().dataSource());
+  static final JdbcClient JDBC = PostgresDeTeste.comoSuperusuario(PostgresDeTeste.compartilhado());
 
   private BancoDeTeste() {}
 

@@ -1,12 +1,7 @@
 package pedidos.publicador;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+import pedidos.testes.EstruturaDosPacotes;
 
 /**
  * The relay's packages, one per feature, each depending only on those listed before it: its
@@ -19,31 +14,8 @@ import org.junit.jupiter.api.Test;
  */
 class EstruturaDosPacotesTest {
 
-  private static final String RAIZ = "pedidos.publicador";
-
-  private static final JavaClasses PRODUCAO =
-      new ClassFileImporter()
-          .withImportOption(new ImportOption.DoNotIncludeTests())
-          .importPackages(RAIZ);
-
   @Test
-  void osPacotesNaoFormamCiclos() {
-    slices().matching(RAIZ + ".(*)..").should().beFreeOfCycles().check(PRODUCAO);
-  }
-
-  @Test
-  void nenhumPacoteDependeDaRaiz() {
-    noClasses()
-        .that()
-        .resideInAPackage(RAIZ + "..")
-        .and()
-        .resideOutsideOfPackage(RAIZ)
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage(RAIZ)
-        .because(
-            "the root puts the features together (the application, the republish command, the"
-                + " health check): a feature that used it would close a cycle through it")
-        .check(PRODUCAO);
+  void osPacotesNaoFormamCiclosENenhumDependeDaRaiz() {
+    EstruturaDosPacotes.semCiclosComARaizPorCima("pedidos.publicador");
   }
 }

@@ -9,11 +9,11 @@ import java.util.UUID;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ProxyCongelavel;
 import pedidos.publicador.supervisao.Papel;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * A primary that vanishes without a TCP reset (a failover, a dropped route): every connection of

@@ -16,7 +16,7 @@ import org.apache.kafka.common.header.Header;
 import org.apache.kafka.common.serialization.StringDeserializer;
 import pedidos.contrato.AssinaturaDeRegistro;
 import pedidos.contrato.TopicosDoKafka;
-import pedidos.infra.InfraDeTeste;
+import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.cfg.JsonNodeFeature;
 import tools.jackson.databind.json.JsonMapper;
@@ -77,7 +77,7 @@ final class LeitorDeTopico implements AutoCloseable {
 
   /**
    * @param cliente bootstrap.servers and the security settings ({@link
-   *     pedidos.infra.InfraDeTeste#clienteDoKafka})
+   *     pedidos.testes.InfraDeTeste#clienteDoKafka})
    */
   static LeitorDeTopico novos(Map<String, Object> cliente, String topico) {
     return new LeitorDeTopico(cliente, topico, false);

@@ -20,9 +20,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
 import pedidos.contrato.EnvelopeDeEntrada;
-import pedidos.infra.InfraDeTeste;
 import pedidos.publicador.linhas.ChaveDoEfeito;
 import pedidos.publicador.linhas.FormatoDasMensagens;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * Issue 11: a row the relay cannot publish (written straight into its table, around the receptor)

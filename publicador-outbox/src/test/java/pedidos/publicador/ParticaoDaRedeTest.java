@@ -17,11 +17,11 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ProxyCongelavel;
 import pedidos.publicador.supervisao.Papel;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * A partition between the active relay and PostgreSQL, under a steady load of inserts: every

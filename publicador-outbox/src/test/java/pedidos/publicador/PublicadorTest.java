@@ -24,9 +24,9 @@ import org.junit.jupiter.api.TestInstance;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
 import pedidos.contrato.EnvelopeDeEntrada;
-import pedidos.infra.InfraDeTeste;
 import pedidos.publicador.motor.EstadoDoMotor;
 import pedidos.publicador.supervisao.Papel;
+import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 
 /** The relay's normal path, one relay for the whole class, real PostgreSQL, Kafka and Debezium. */

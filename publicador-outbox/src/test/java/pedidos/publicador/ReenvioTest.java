@@ -9,8 +9,8 @@ import java.util.Map;
 import java.util.UUID;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
-import pedidos.infra.InfraDeTeste;
 import pedidos.publicador.linhas.ChaveDoEfeito;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The fallback closes the gap of a lost slot: outbox rows committed while the slot did not exist

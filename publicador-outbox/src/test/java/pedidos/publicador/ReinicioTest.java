@@ -12,7 +12,7 @@ import org.junit.jupiter.api.Test;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import pedidos.infra.InfraDeTeste;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * Zero loss across restarts in the middle of a stream of multi-row transactions: an orderly stop

@@ -11,7 +11,6 @@ import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.logging.LoggingSystem;
 import org.springframework.context.ConfigurableApplicationContext;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
@@ -19,6 +18,7 @@ import pedidos.infra.UsuarioDoKafka;
 import pedidos.publicador.motor.EstadoDoMotor;
 import pedidos.publicador.supervisao.Situacao;
 import pedidos.publicador.supervisao.SupervisorDoPublicador;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * A whole relay (the application's Spring context) started on the JVM's shared infrastructure, so a

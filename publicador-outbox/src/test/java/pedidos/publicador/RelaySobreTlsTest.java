@@ -8,9 +8,9 @@ import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.UsuarioDoKafka;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The relay over SASL_SSL, configured only through the standard Spring Kafka properties a

@@ -12,9 +12,9 @@ import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.Status;
-import pedidos.infra.InfraDeTeste;
 import pedidos.publicador.motor.EstadoDoMotor;
 import pedidos.publicador.supervisao.Papel;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * Two relays on one slot: one streams, the other waits as a hot standby and takes over within

@@ -1,12 +1,7 @@
 package pedidos.receptor;
 
-import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
-import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
-
-import com.tngtech.archunit.core.domain.JavaClasses;
-import com.tngtech.archunit.core.importer.ClassFileImporter;
-import com.tngtech.archunit.core.importer.ImportOption;
 import org.junit.jupiter.api.Test;
+import pedidos.testes.EstruturaDosPacotes;
 
 /**
  * A package per feature (the HTTP edge, the signature, the event's reading, the inbox's writing,
@@ -16,24 +11,8 @@ import org.junit.jupiter.api.Test;
  */
 class EstruturaDosPacotesTest {
 
-  private static final JavaClasses RECEPTOR =
-      new ClassFileImporter()
-          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-          .importPackages("pedidos.receptor");
-
   @Test
-  void osPacotesDasFuncionalidadesNaoFormamCiclo() {
-    slices().matching("pedidos.receptor.(*)..").should().beFreeOfCycles().check(RECEPTOR);
-  }
-
-  @Test
-  void aRaizNaoDependeDeNenhumaFuncionalidade() {
-    noClasses()
-        .that()
-        .resideInAPackage("pedidos.receptor")
-        .should()
-        .dependOnClassesThat()
-        .resideInAPackage("pedidos.receptor.*..")
-        .check(RECEPTOR);
+  void asFuncionalidadesNaoFormamCicloEARaizNaoDependeDelas() {
+    EstruturaDosPacotes.semCiclosComARaizPorBaixo("pedidos.receptor");
   }
 }

@@ -23,9 +23,9 @@ import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicoDeDescarte;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.configuracao.AplicadorProperties;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The applier over SASL_SSL, configured only through the standard Spring Kafka properties a

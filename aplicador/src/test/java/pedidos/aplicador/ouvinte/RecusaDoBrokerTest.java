@@ -33,10 +33,10 @@ import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicosDeTeste;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * A broker that refuses the aplicador's reads for a while (one restarted empty does, until its

@@ -28,7 +28,7 @@ import pedidos.aplicador.replay.OpcoesDeReplay;
 import pedidos.aplicador.replay.Replay;
 import pedidos.contrato.AssinaturaDeRegistro;
 import pedidos.contrato.TopicosDoKafka;
-import pedidos.infra.InfraDeTeste;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * Kafka is not a way in: a record written straight to {@code loja.eventos} by anyone but the relay

@@ -28,10 +28,10 @@ import pedidos.aplicador.AplicadorApplication;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.contrato.EnvelopeDeEntrada;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The applier only checks the relay's topics, on the real broker: it refuses to start, saying what

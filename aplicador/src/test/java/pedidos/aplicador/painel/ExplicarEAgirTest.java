@@ -26,9 +26,9 @@ import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.dominio.Status;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
+import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
 

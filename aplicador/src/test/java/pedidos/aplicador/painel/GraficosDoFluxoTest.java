@@ -22,9 +22,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.TopicosDeTeste;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The flow charts in a real headless browser (Debian's chromium), checked on the screenshot's

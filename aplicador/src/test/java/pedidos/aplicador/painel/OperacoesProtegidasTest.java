@@ -30,8 +30,8 @@ import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.TopicosDeTeste;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.PapelNoBanco;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The ops surfaces are for operators only, and a flood of page loads costs the database one round

@@ -30,8 +30,8 @@ import pedidos.aplicador.aplicacao.MetricasDoAplicador;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.Resultado;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.PapelNoBanco;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The ops status page in a real headless browser (Debian's chromium): the page's script fetches the

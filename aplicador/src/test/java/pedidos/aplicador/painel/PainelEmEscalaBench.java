@@ -30,9 +30,9 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.DynamicPropertyRegistry;
 import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.TopicosDeTeste;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * Benchmark, not a test (its name keeps it out of {@code mvn verify}; bench/painel.sh runs it): the

@@ -5,8 +5,8 @@ import static org.assertj.core.api.Assertions.assertThat;
 import java.util.List;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * Every query of the status page has a way to read webhook_eventos and outbox other than a whole

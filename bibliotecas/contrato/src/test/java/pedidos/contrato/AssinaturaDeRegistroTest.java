@@ -96,6 +96,15 @@ class AssinaturaDeRegistroTest {
         .isInstanceOf(IllegalArgumentException.class);
   }
 
+  @Test
+  void variasChavesDeAoMenos32BytesSaoAceitasSemSeremMostradas() {
+    var duas = AssinaturaDeRegistro.de(List.of("k".repeat(32), "n".repeat(64)));
+
+    assertThat(duas.toString()).contains("2 key(s)").doesNotContain("kkkk").doesNotContain("nnnn");
+    assertThat(duas.verificar("t", b("k"), b("v"), b(duas.assinar("t", b("k"), b("v")))))
+        .isEqualTo(Veredicto.VALIDA);
+  }
+
   /**
    * The lengths make the encoding unambiguous: moving bytes from the key to the value (or the topic
    * to the key) changes the signature, even though the concatenation is the same.

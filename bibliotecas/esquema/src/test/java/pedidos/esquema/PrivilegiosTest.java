@@ -11,10 +11,10 @@ import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
+import pedidos.testes.InfraDeTeste;
 
 /** Each service's role can do what the service does, and nothing the others do. */
 @Tag("todas-as-versoes-do-postgres")

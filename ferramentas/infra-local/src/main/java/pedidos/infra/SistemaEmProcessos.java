@@ -184,7 +184,7 @@ public final class SistemaEmProcessos implements AutoCloseable {
     private final Map<Servico, int[]> portas = new EnumMap<>(Servico.class);
     private final Map<Servico, Map<String, String>> ambientes = new EnumMap<>(Servico.class);
     private String segredoDoWebhook = "segredo-local-de-desenvolvimento-32b";
-    private String assinaturaDoKafka = InfraDeTeste.ASSINATURA_LOCAL;
+    private String assinaturaDoKafka = AssinaturaLocal.CHAVE;
     private String usuarioDeOps = "ops";
     private String senhaDeOps;
     private Path diretorioDeLogs;

@@ -1,7 +1,5 @@
 package pedidos.publicador.envio;
 
-import static org.assertj.core.api.Assertions.assertThat;
-
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Clock;
 import java.util.Map;
@@ -16,55 +14,29 @@ import org.springframework.kafka.core.DefaultKafkaProducerFactory;
 import org.springframework.kafka.core.KafkaTemplate;
 import pedidos.publicador.configuracao.PublicadorProperties;
 import pedidos.publicador.metricas.MetricasDoPublicador;
+import pedidos.testes.ChaveDeAssinaturaExigida;
 
 /**
  * The relay does not start without a usable signing key: the aplicador would refuse its records.
+ * The rules on the keys are AssinaturaDeRegistro's, tested in the contract.
  */
 class ChaveDeAssinaturaTest {
 
   private final ApplicationContextRunner contexto =
-      new ApplicationContextRunner().withUserConfiguration(Configuracao.class);
+      new ApplicationContextRunner()
+          .withUserConfiguration(Configuracao.class)
+          .withBean(SimpleMeterRegistry.class)
+          .withBean(Clock.class, Clock::systemUTC);
 
   @Test
-  void semChaveOuComChaveCurtaNaoInicia() {
-    contexto.run(
-        c ->
-            assertThat(c)
-                .getFailure()
-                .rootCause()
-                .hasMessageContaining("PEDIDOS_KAFKA_ASSINATURA")
-                .hasMessageContaining("no Kafka record signing key"));
-    contexto
-        .withPropertyValues("publicador.assinatura=" + "k".repeat(40) + ",curta")
-        .run(
-            c ->
-                assertThat(c)
-                    .getFailure()
-                    .rootCause()
-                    .hasMessageContaining("key number 2 has 5 bytes"));
-  }
-
-  @Test
-  void comChavesValidasInicia() {
-    contexto
-        .withPropertyValues("publicador.assinatura=" + "k".repeat(32) + "," + "n".repeat(64))
-        .run(c -> assertThat(c).hasNotFailed().hasSingleBean(EnviadorDeMensagens.class));
+  void semChaveUtilizavelNaoInicia() {
+    ChaveDeAssinaturaExigida.verificar(contexto, "publicador.assinatura");
   }
 
   @Configuration
   @EnableConfigurationProperties(PublicadorProperties.class)
   @Import({EnviadorDeMensagens.class, MetricasDoPublicador.class})
   static class Configuracao {
-
-    @Bean
-    SimpleMeterRegistry metricas() {
-      return new SimpleMeterRegistry();
-    }
-
-    @Bean
-    Clock relogio() {
-      return Clock.systemUTC();
-    }
 
     /** Never connects: the producer is created on the first send, and none happens here. */
     @Bean

@@ -26,8 +26,8 @@ import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.kafka.core.KafkaAdmin;
 import pedidos.contrato.EnvelopeDeEntrada;
-import pedidos.infra.InfraDeTeste;
 import pedidos.publicador.configuracao.PublicadorProperties;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The relay owns the topics on the real broker: it creates them with every setting it is given and

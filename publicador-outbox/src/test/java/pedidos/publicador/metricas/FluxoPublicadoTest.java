@@ -13,10 +13,10 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.context.properties.bind.Binder;
 import org.springframework.boot.context.properties.source.MapConfigurationPropertySource;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.publicador.configuracao.PublicadorProperties;
+import pedidos.testes.InfraDeTeste;
 
 /** The relay adds what it published to the flow per minute, as its own role, without losing any. */
 @Tag("todas-as-versoes-do-postgres")

@@ -8,11 +8,11 @@ import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
 import pedidos.publicador.linhas.ChaveDoEfeito;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The fallback leaves out the outbox rows whose dead letter is open, however old they are: one row

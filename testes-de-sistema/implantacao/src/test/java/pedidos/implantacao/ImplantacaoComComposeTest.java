@@ -13,8 +13,6 @@ import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.sql.Connection;
 import java.sql.DriverManager;
-import java.sql.PreparedStatement;
-import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -54,6 +52,7 @@ import org.testcontainers.containers.Container.ExecResult;
 import pedidos.infra.AclsDoKafka;
 import pedidos.simulador.Relatorio;
 import pedidos.simulador.Simulacao;
+import pedidos.testes.Consultas;
 
 /**
  * The deployment as shipped: docker-compose.yml built and started (Testcontainers, local
@@ -151,29 +150,27 @@ class ImplantacaoComComposeTest {
           .contains("/app/app.aot");
     }
 
-    try (Connection dono = conectar()) {
-      assertThat(textos(dono, "SELECT DISTINCT installed_by FROM flyway_schema_history"))
-          .as("who ran the migrations")
-          .containsExactly("pedidos_dono");
-      // Another role's session shows its user and database to the owner, not its other columns.
-      assertThat(
-              textos(
-                  dono, "SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = 'pedidos'"))
-          .as("roles connected to the database")
-          .contains("pedidos_receptor", "pedidos_aplicador", "pedidos_publicador")
-          .doesNotContain("postgres");
-      assertThat(textos(dono, "SELECT usename FROM pg_stat_replication"))
-          .as("the active relay streams as its own role")
-          .containsExactly("pedidos_publicador");
-    }
-    try (Connection receptor =
-        DriverManager.getConnection(
-            pilha.jdbcUrl(), "pedidos_receptor", pilha.ambiente.get("PEDIDOS_RECEPTOR_PASSWORD"))) {
-      assertThatThrownBy(() -> textos(receptor, "SELECT id FROM pedidos LIMIT 1"))
-          .as("the receptor's role reads no orders")
-          .isInstanceOf(SQLException.class)
-          .hasMessageContaining("permission denied");
-    }
+    Consultas dono = comoDono();
+    assertThat(dono.textos("SELECT DISTINCT installed_by FROM flyway_schema_history"))
+        .as("who ran the migrations")
+        .containsExactly("pedidos_dono");
+    // Another role's session shows its user and database to the owner, not its other columns.
+    assertThat(
+            dono.textos("SELECT DISTINCT usename FROM pg_stat_activity WHERE datname = 'pedidos'"))
+        .as("roles connected to the database")
+        .contains("pedidos_receptor", "pedidos_aplicador", "pedidos_publicador")
+        .doesNotContain("postgres");
+    assertThat(dono.textos("SELECT usename FROM pg_stat_replication"))
+        .as("the active relay streams as its own role")
+        .containsExactly("pedidos_publicador");
+    Consultas receptor =
+        Consultas.de(
+            pilha.jdbcUrl(), "pedidos_receptor", pilha.ambiente.get("PEDIDOS_RECEPTOR_PASSWORD"));
+    assertThatThrownBy(() -> receptor.textos("SELECT id FROM pedidos LIMIT 1"))
+        .as("the receptor's role reads no orders")
+        .rootCause()
+        .isInstanceOf(SQLException.class)
+        .hasMessageContaining("permission denied");
 
     assertThat(
             pilha
@@ -332,8 +329,12 @@ class ImplantacaoComComposeTest {
           .alias("the pipeline at rest: every event applied, every effect sent, offsets committed")
           .until(
               () ->
-                  contar("SELECT count(*) FROM webhook_eventos WHERE aplicado_em IS NULL") == 0
-                      && contar("SELECT count(*) FROM outbox WHERE enviado_em IS NULL") == 0
+                  comoDono()
+                              .contar(
+                                  "SELECT count(*) FROM webhook_eventos WHERE aplicado_em IS NULL")
+                          == 0
+                      && comoDono().contar("SELECT count(*) FROM outbox WHERE enviado_em IS NULL")
+                          == 0
                       && FotoDoKafka.tirar(admin).aplicadorEmDia());
     }
     FotoDoKafka kafkaAntes;
@@ -531,38 +532,21 @@ class ImplantacaoComComposeTest {
     return new KafkaConsumer<>(config);
   }
 
-  private long eventosGuardados(String prefixo) throws SQLException {
-    return contar(
-        "SELECT count(*) FROM webhook_eventos WHERE recurso_id LIKE ?", "ord_" + prefixo + "_%");
-  }
-
-  private long contar(String sql, String... parametros) throws SQLException {
-    try (Connection conexao = conectar();
-        PreparedStatement consulta = conexao.prepareStatement(sql)) {
-      for (int i = 0; i < parametros.length; i++) {
-        consulta.setString(i + 1, parametros[i]);
-      }
-      try (ResultSet linhas = consulta.executeQuery()) {
-        linhas.next();
-        return linhas.getLong(1);
-      }
-    }
-  }
-
-  private static List<String> textos(Connection conexao, String sql) throws SQLException {
-    List<String> textos = new ArrayList<>();
-    try (PreparedStatement consulta = conexao.prepareStatement(sql);
-        ResultSet linhas = consulta.executeQuery()) {
-      while (linhas.next()) {
-        textos.add(linhas.getString(1));
-      }
-    }
-    return textos;
+  private long eventosGuardados(String prefixo) {
+    return comoDono()
+        .contar(
+            "SELECT count(*) FROM webhook_eventos WHERE recurso_id LIKE ?",
+            "ord_" + prefixo + "_%");
   }
 
   /** As the schema's owner, the role an operator's tools (and the simulator's verifier) use. */
   private Connection conectar() throws SQLException {
     return DriverManager.getConnection(pilha.jdbcUrl(), "pedidos_dono", pilha.senhaDoDono);
+  }
+
+  /** The same, for one-value queries. */
+  private Consultas comoDono() {
+    return Consultas.de(pilha.jdbcUrl(), "pedidos_dono", pilha.senhaDoDono);
   }
 
   private void medir(String fase) {

@@ -41,6 +41,7 @@ import pedidos.infra.UsuarioDoKafka;
 import pedidos.pontaaponta.CorposExtremos.CorpoExtremo;
 import pedidos.simulador.Relatorio;
 import pedidos.simulador.Simulacao;
+import pedidos.testes.Consultas;
 
 /**
  * Signed webhooks through the receptor, the relay, Kafka and the applier, as separate processes,
@@ -646,17 +647,9 @@ class PipelineDePontaAPontaTest {
     return contar("SELECT count(*) FROM pedidos WHERE id LIKE ?", "ord_" + prefixo + "_%");
   }
 
-  private long contar(String sql, String... parametros) throws SQLException {
-    try (Connection conexao = conectar();
-        PreparedStatement consulta = conexao.prepareStatement(sql)) {
-      for (int i = 0; i < parametros.length; i++) {
-        consulta.setString(i + 1, parametros[i]);
-      }
-      try (ResultSet linhas = consulta.executeQuery()) {
-        linhas.next();
-        return linhas.getLong(1);
-      }
-    }
+  /** As the superuser, outside the services' privileges. */
+  private long contar(String sql, Object... parametros) {
+    return Consultas.de(postgres.dataSource()).contar(sql, parametros);
   }
 
   private Connection conectar() throws SQLException {

@@ -15,12 +15,12 @@ import java.util.List;
 import java.util.Optional;
 import java.util.stream.Stream;
 import pedidos.contrato.AssinaturaDeWebhook;
-import pedidos.infra.InfraDeTeste;
 import pedidos.infra.KafkaLocal;
 import pedidos.infra.PostgresLocal;
 import pedidos.infra.ServicoEmProcesso;
 import pedidos.infra.SistemaEmProcessos;
 import pedidos.infra.SistemaEmProcessos.Servico;
+import pedidos.testes.InfraDeTeste;
 
 /**
  * The system of the end-to-end tests: infra-local's {@link SistemaEmProcessos} (the receptor, an

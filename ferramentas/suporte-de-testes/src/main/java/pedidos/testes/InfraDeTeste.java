@@ -1,9 +1,13 @@
-package pedidos.infra;
+package pedidos.testes;
 
-import java.util.Collections;
-import java.util.IdentityHashMap;
-import java.util.Set;
 import org.springframework.test.context.DynamicPropertyRegistry;
+import pedidos.infra.AssinaturaLocal;
+import pedidos.infra.CertificadoLocal;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.KafkaLocal;
+import pedidos.infra.PapelNoBanco;
+import pedidos.infra.PostgresLocal;
+import pedidos.infra.UsuarioDoKafka;
 
 /**
  * Points a Spring Boot test at the JVM's shared infrastructure, connected as one service's role:
@@ -20,14 +24,8 @@ import org.springframework.test.context.DynamicPropertyRegistry;
  */
 public final class InfraDeTeste {
 
-  private static final Set<PostgresLocal> PREPARADOS =
-      Collections.newSetFromMap(new IdentityHashMap<>());
-
-  /**
-   * The key the relay signs Kafka records with and the aplicador verifies them with, in tests and
-   * local runs ({@code PEDIDOS_KAFKA_ASSINATURA}); never a deployment's.
-   */
-  public static final String ASSINATURA_LOCAL = "assinatura-local-de-registros-kafka-para-testes";
+  /** The key tests sign and verify Kafka records with: {@link AssinaturaLocal#CHAVE}. */
+  public static final String ASSINATURA_LOCAL = AssinaturaLocal.CHAVE;
 
   private InfraDeTeste() {}
 
@@ -36,10 +34,7 @@ public final class InfraDeTeste {
     // being prepared, with its own cause, instead of as an unresolvable property.
     InfraLocal infra = InfraLocal.compartilhada();
     PostgresLocal postgres = infra.postgres();
-    prepararUmaVez(postgres);
-    registro.add("spring.datasource.url", postgres::jdbcUrl);
-    registro.add("spring.datasource.username", papel::nome);
-    registro.add("spring.datasource.password", papel::senhaLocal);
+    PostgresDeTeste.registrar(registro, postgres, papel);
     registro.add("spring.kafka.bootstrap-servers", infra.kafka()::bootstrapServers);
     // The services' own principals are exercised by the ACL tests (infra-local) and the end-to-end
     // run; a service's tests also play the relay or the picking system, so they connect as the
@@ -99,9 +94,7 @@ public final class InfraDeTeste {
   }
 
   /** The database with the roles and every migration on the classpath, once per instance. */
-  public static synchronized void prepararUmaVez(PostgresLocal postgres) {
-    if (PREPARADOS.add(postgres)) {
-      postgres.prepararBanco();
-    }
+  public static void prepararUmaVez(PostgresLocal postgres) {
+    PostgresDeTeste.prepararUmaVez(postgres);
   }
 }

@@ -1,4 +1,4 @@
-package pedidos.infra;
+package pedidos.testes;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
@@ -6,6 +6,8 @@ import java.util.HashMap;
 import java.util.Map;
 import java.util.function.Supplier;
 import org.junit.jupiter.api.Test;
+import pedidos.infra.InfraLocal;
+import pedidos.infra.PapelNoBanco;
 
 class InfraDeTesteTest {
 
