@@ -71,6 +71,19 @@ public class AplicadorDeEventos {
   }
 
   /**
+   * The same for a record read from {@code loja.eventos} whose event the caller stored in this
+   * transaction already (replay, which counts what it restored): stores where the record was read
+   * on the row it applies, without storing the event a second time.
+   */
+  public Optional<EventoAplicado> aplicarNaTransacao(
+      String eventoId, PosicaoNoTopico posicao, ModoDeAplicacao modo) {
+    exigirTransacao("applying an event");
+    return leitor
+        .travarELer(eventoId, modo.esperaPeloPedido())
+        .flatMap(lido -> escrever(lido, modo, Optional.of(posicao)));
+  }
+
+  /**
    * A record read from {@code loja.eventos} (the listener, replay), inside the caller's
    * transaction: stores its event if the inbox lacks it (so that a replay after a restore rebuilds
    * the inbox; the receptor's row, when present, wins), in the same round trip as the lock and the

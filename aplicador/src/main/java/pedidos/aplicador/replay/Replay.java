@@ -113,10 +113,10 @@ public class Replay {
           var aplicado =
               transacao.execute(
                   status -> {
-                    // Stored here, not only by the apply's own insert, to count what came back.
+                    // Stored here, to count what came back; the apply then only reads it.
                     restaurado[0] = caixaDeEntrada.guardarSeAusente(evento);
-                    return aplicador.guardarEAplicarNaTransacao(
-                        evento,
+                    return aplicador.aplicarNaTransacao(
+                        evento.eventoId(),
                         new PosicaoNoTopico(registro.partition(), registro.offset()),
                         ModoDeAplicacao.FORCADO);
                   });
