@@ -55,15 +55,18 @@ public class FormatoDasMensagens {
    * recorded where it is.
    */
   public Optional<OrigemDaLinha> origem(SourceRecord mudanca) {
-    Tabela tabela;
+    return tabela(mudanca)
+        .map(tabela -> new OrigemDaLinha(tabela, chave(mudanca.key()), lsn(mudanca)));
+  }
+
+  /** The captured table a change is a row of; empty for anything else. */
+  private Optional<Tabela> tabela(SourceRecord mudanca) {
     if (destinoDoInbox.equals(mudanca.topic())) {
-      tabela = Tabela.WEBHOOK_EVENTOS;
+      return Optional.of(Tabela.WEBHOOK_EVENTOS);
     } else if (destinoDoOutbox.equals(mudanca.topic())) {
-      tabela = Tabela.OUTBOX;
-    } else {
-      return Optional.empty();
+      return Optional.of(Tabela.OUTBOX);
     }
-    return Optional.of(new OrigemDaLinha(tabela, chave(mudanca.key()), lsn(mudanca)));
+    return Optional.empty();
   }
 
   /**
@@ -73,8 +76,9 @@ public class FormatoDasMensagens {
    * @throws MudancaIlegivelException when a row cannot be encoded (see {@link FalhasDaLinha})
    */
   public Optional<Mensagem> daMudanca(SourceRecord mudanca) {
-    Optional<OrigemDaLinha> origem = origem(mudanca);
-    if (origem.isEmpty() || !(mudanca.value() instanceof Struct envelope)) {
+    // Not origem(): the key's JSON is for dead letters only, and the message makes its own.
+    Optional<Tabela> captada = tabela(mudanca);
+    if (captada.isEmpty() || !(mudanca.value() instanceof Struct envelope)) {
       return Optional.empty(); // not a captured table's row, or a tombstone
     }
     // The publication carries INSERTs only; this keeps it so if someone widens the publication.
@@ -86,7 +90,8 @@ public class FormatoDasMensagens {
                 && campo(fonte, "ts_ms") instanceof Long ts
             ? Instant.ofEpochMilli(ts)
             : null;
-    Tabela tabela = origem.get().tabela();
+    Tabela tabela = captada.get();
+    Long lsn = lsn(mudanca);
     return Optional.of(
         switch (tabela) {
           case WEBHOOK_EVENTOS ->
@@ -96,7 +101,7 @@ public class FormatoDasMensagens {
                   texto(linha, "tipo", tabela),
                   texto(linha, "payload", tabela),
                   instante(linha, "recebido_em", tabela),
-                  origem.get().lsn(),
+                  lsn,
                   commit);
           case OUTBOX ->
               doEfeito(
@@ -105,7 +110,7 @@ public class FormatoDasMensagens {
                   campo(linha, "status") instanceof String status ? status : null,
                   campo(linha, "total_centavos") instanceof Number total ? total.longValue() : null,
                   instante(linha, "criado_em", tabela),
-                  origem.get().lsn(),
+                  lsn,
                   commit);
         });
   }
