@@ -66,6 +66,43 @@ class OpcoesDaJvmTest {
     }
   }
 
+  /**
+   * The receptor's JIT runs in the background (receptor/opcoes-da-jvm): its compiler threads at
+   * nice 19, so on a shared machine its first minute's compiling waits for the requests, the relay,
+   * the aplicador and PostgreSQL; every other thread keeps the nice it would have without the
+   * options (as root too, where HotSpot's own table would raise the GC's and lower others').
+   */
+  @Test
+  void osCompiladoresDoReceptorCedemACpuEAsOutrasThreadsNao() throws Exception {
+    if (System.getenv(OpcoesDaJvm.VARIAVEL) != null) {
+      return;
+    }
+    List<String> comando = new ArrayList<>();
+    comando.add(Path.of(System.getProperty("java.home"), "bin", "java").toString());
+    comando.addAll(OpcoesDaJvm.doModulo("receptor"));
+    comando.add("-cp");
+    comando.add(
+        Path.of(NiceDasThreads.class.getProtectionDomain().getCodeSource().getLocation().toURI())
+            .toString());
+    comando.add(NiceDasThreads.class.getName());
+    Process java = new ProcessBuilder(comando).redirectErrorStream(true).start();
+    String saida = new String(java.getInputStream().readAllBytes());
+    assertThat(java.waitFor(60, TimeUnit.SECONDS)).isTrue();
+    assertThat(java.exitValue()).as(saida).isZero();
+
+    List<String> threads = saida.lines().filter(l -> l.matches("-?\\d+ .+")).toList();
+    // JDK 17's code cache sweeper is started as a compiler thread too.
+    String daCompilacao = "-?\\d+ (C[12] CompilerThre.*|Sweeper thread)";
+    assertThat(threads.stream().filter(l -> l.matches(daCompilacao)))
+        .as(saida)
+        .hasSizeGreaterThanOrEqualTo(2)
+        .allMatch(l -> l.startsWith("19 "));
+    assertThat(threads.stream().filter(l -> !l.matches(daCompilacao)))
+        .as(saida)
+        .hasSizeGreaterThan(5)
+        .allMatch(l -> l.startsWith("0 "));
+  }
+
   private static Path raizDoRepositorio() {
     return OpcoesDaJvm.arquivo(Path.of("").toAbsolutePath()).orElseThrow().getParent();
   }
