@@ -198,8 +198,10 @@ public record AplicadorProperties(
    *     the previous round was reading
    * @param limite orders per page
    * @param timeout connect timeout of each request, and of each read of its answer
-   * @param paginasPorRodada the most pages one round reads; the next round goes on from the cursor,
-   *     so a long backlog never keeps a round (and its lock) going for hours
+   * @param paginasPorRodada the most pages past the cursor one round reads; the next round goes on
+   *     from the cursor, so a long backlog never keeps a round (and its lock) going for hours. The
+   *     overlap's pages do not count, so every round moves the cursor on, however many orders
+   *     changed within the overlap
    * @param margem the cursor never moves past now minus this: orders updated since then are read
    *     again by the next round, and an order dated in the future cannot carry the cursor past
    *     orders not yet read

@@ -165,8 +165,13 @@ public class Reconciliacao {
         jdbc.sql(LER_CURSOR).param("nome", CURSOR).query(OffsetDateTime.class).single().toInstant();
     cursorLido.set(cursor);
     Instant teto = relogio.instant().minus(margem);
-    Instant desde = (cursor.isAfter(teto) ? teto : cursor).minus(sobreposicao);
+    Instant lido = cursor.isAfter(teto) ? teto : cursor;
+    Instant desde = lido.minus(sobreposicao);
     int paginas = 0;
+    // Only pages that reach past the cursor count against the round's budget: were the overlap's
+    // pages counted, more orders changed within the overlap than a round reads would stop every
+    // round inside it, the cursor would never move again, and no lost webhook after it be found.
+    int paginasAlemDoCursor = 0;
     int armazenados = 0;
     int desconhecidos = 0;
     int aplicados = 0;
@@ -178,10 +183,11 @@ public class Reconciliacao {
           return new RodadaDeReconciliacao(
               Situacao.TRAVA_PERDIDA, paginas, armazenados, desconhecidos, aplicados, novos);
         }
-        if (paginas == paginasPorRodada) {
+        if (paginasAlemDoCursor == paginasPorRodada) {
           log.info(
-              "reconciliation stopped after {} pages ({} orders read, {} of them new facts stored,"
-                  + " {} applied); the next round goes on",
+              "reconciliation stopped after {} pages past the cursor, {} in all ({} orders read, {}"
+                  + " of them new facts stored, {} applied); the next round goes on",
+              paginasAlemDoCursor,
               paginas,
               armazenados,
               novos,
@@ -215,6 +221,9 @@ public class Reconciliacao {
                 maisRecente == null || maisRecente.isBefore(teto) ? maisRecente : teto,
                 teto);
         armazenados += fatos.size();
+        if (maisRecente == null || maisRecente.isAfter(lido)) {
+          paginasAlemDoCursor++;
+        }
         for (String eventoId : fatos.keySet()) {
           long inicio = System.nanoTime();
           var aplicado = aplicador.aplicar(eventoId, ModoDeAplicacao.NORMAL);

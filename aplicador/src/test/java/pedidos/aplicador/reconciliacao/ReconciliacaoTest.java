@@ -211,6 +211,30 @@ class ReconciliacaoTest extends ContextoDoAplicador {
     }
   }
 
+  /**
+   * More orders changed within the overlap than a round reads (at the knee, 150 orders a second for
+   * the overlap's minute against 50 pages of 100): the overlap's pages are read again but not
+   * counted, so the round still reaches past the cursor. Counted, every round stopped inside the
+   * overlap and the cursor never moved again (found at 600 events/s, issue 27).
+   */
+  @Test
+  void paginasDaSobreposicaoNaoContamERodadaSempreAvancaOCursor() throws Exception {
+    jdbc.sql("UPDATE cursores SET valor = ? WHERE nome = 'pedidos_loja'")
+        .param(OffsetDateTime.parse("2026-11-29T10:00:04Z"))
+        .update();
+    try (var api = new ApiDaLojaDeTeste(paginas())) {
+      var cliente = new ClienteDaLoja(api.url(), "segredo", 100, Duration.ofSeconds(5));
+      var rodada =
+          reconciliacao(cliente, config(1), Clock.systemUTC(), new SimpleMeterRegistry())
+              .reconciliar();
+
+      assertThat(rodada.situacao()).isEqualTo(Situacao.CONCLUIDA);
+      assertThat(rodada.paginas()).isEqualTo(3);
+      assertThat(StatusDoPedido.atual(jdbc, p + "a")).isEqualTo("reembolsado");
+      assertThat(cursor()).isEqualTo(OffsetDateTime.parse("2026-11-29T10:00:05Z").toInstant());
+    }
+  }
+
   @Test
   void pedidoDatadoNoFuturoNaoLevaOCursorAlemDeAgoraMenosAMargem() throws Exception {
     Instant agora = Instant.parse("2026-11-29T12:00:00Z");
