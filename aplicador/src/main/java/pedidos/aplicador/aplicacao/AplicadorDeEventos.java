@@ -38,15 +38,18 @@ public class AplicadorDeEventos {
   private final LeitorDoPedido leitor;
   private final GravadorDaAplicacao gravador;
   private final TransactionTemplate transacao;
+  private final WebhooksNaoEntregues naoEntregues;
 
   AplicadorDeEventos(
       JdbcClient jdbc,
       NamedParameterJdbcTemplate pipeline,
       TransactionTemplate transacao,
-      AplicadorProperties propriedades) {
+      AplicadorProperties propriedades,
+      MetricasDoAplicador metricas) {
     this.leitor = new LeitorDoPedido(pipeline, propriedades.esperaPorLock());
     this.gravador = new GravadorDaAplicacao(jdbc);
     this.transacao = transacao;
+    this.naoEntregues = new WebhooksNaoEntregues(jdbc, metricas);
   }
 
   /**
@@ -113,6 +116,7 @@ public class AplicadorDeEventos {
     if (lido.evento() == null) {
       return Optional.empty();
     }
+    naoEntregues.julgar(lido.pedidoId(), lido.evento(), lido.outros());
     Escrita escrita =
         PoliticaDeAplicacao.decidir(lido.estado(), lido.outros(), lido.evento(), modo);
     return switch (TipoDeEscrita.de(escrita)) {

@@ -25,6 +25,31 @@ public class MetricasDoAplicador {
     for (String origem : new String[] {"kafka", "varredura"}) {
       registro.counter("aplicador.falhas_de_aplicacao", "origem", origem);
     }
+    webhookNaoEntregue = contador(WEBHOOKS_NAO_ENTREGUES, "Facts only the store's API told");
+    webhookAtrasado =
+        contador(WEBHOOKS_ATRASADOS, "Of those, facts whose webhook arrived later after all");
+  }
+
+  /** Lost webhooks (docs/observabilidade): the alert's share is these over the applied events. */
+  static final String WEBHOOKS_NAO_ENTREGUES = "aplicador.webhooks.nao_entregues";
+
+  static final String WEBHOOKS_ATRASADOS = "aplicador.webhooks.atrasados";
+
+  private final Counter webhookNaoEntregue;
+  private final Counter webhookAtrasado;
+
+  private Counter contador(String nome, String descricao) {
+    return Counter.builder(nome).description(descricao).register(registro);
+  }
+
+  /** A fact read from the API that no webhook delivered, recorded as webhook_nao_entregue. */
+  void webhookNaoEntregue() {
+    webhookNaoEntregue.increment();
+  }
+
+  /** Webhooks that arrived after their fact was recorded as not delivered: late, not lost. */
+  void webhookAtrasado(int quantos) {
+    webhookAtrasado.increment(quantos);
   }
 
   /**

@@ -38,6 +38,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
   @Autowired NamedParameterJdbcTemplate pipeline;
   @Autowired TransactionTemplate transacao;
   @Autowired AplicadorProperties propriedades;
+  @Autowired MetricasDoAplicador metricas;
   @Autowired Varredura varredura;
 
   private final String p = UUID.randomUUID().toString().substring(0, 8) + "-";
@@ -118,7 +119,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         .update();
     // An apply that would wait on the order's lock for minutes, as the listener's does for its
     // espera-por-lock.
-    var paciente = new AplicadorDeEventos(jdbc, pipeline, transacao, comEsperaPorLock());
+    var paciente = new AplicadorDeEventos(jdbc, pipeline, transacao, comEsperaPorLock(), metricas);
 
     try (Connection dono = dataSource.getConnection()) {
       dono.setAutoCommit(false);
