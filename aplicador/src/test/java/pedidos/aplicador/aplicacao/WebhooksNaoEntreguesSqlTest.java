@@ -2,9 +2,6 @@ package pedidos.aplicador.aplicacao;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.BeforeAll;
@@ -12,6 +9,7 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
+import pedidos.testes.Consultas;
 import pedidos.testes.InfraDeTeste;
 
 /**
@@ -55,18 +53,6 @@ class WebhooksNaoEntreguesSqlTest {
             List.of(":apis", "'{api:ord-1:s2:paid}'"))) {
       literal = literal.replace(valor.get(0), valor.get(1));
     }
-    try (Connection conexao = banco.getConnection();
-        Statement comando = conexao.createStatement()) {
-      conexao.setAutoCommit(false);
-      comando.execute("SET LOCAL enable_seqscan = off");
-      StringBuilder plano = new StringBuilder();
-      try (ResultSet linhas = comando.executeQuery("EXPLAIN " + literal)) {
-        while (linhas.next()) {
-          plano.append(linhas.getString(1)).append('\n');
-        }
-      }
-      conexao.rollback();
-      return plano.toString();
-    }
+    return Consultas.de(banco).planoSemVarreduraSequencial(literal);
   }
 }

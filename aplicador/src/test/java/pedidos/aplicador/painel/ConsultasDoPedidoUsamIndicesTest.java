@@ -2,10 +2,7 @@ package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.sql.Connection;
-import java.sql.ResultSet;
 import java.sql.SQLException;
-import java.sql.Statement;
 import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
@@ -16,6 +13,7 @@ import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.MethodSource;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PostgresLocal;
+import pedidos.testes.Consultas;
 import pedidos.testes.InfraDeTeste;
 
 /**
@@ -136,18 +134,6 @@ class ConsultasDoPedidoUsamIndicesTest {
       parametro.appendReplacement(literal, Matcher.quoteReplacement(valor));
     }
     parametro.appendTail(literal);
-    try (Connection conexao = banco.getConnection();
-        Statement comando = conexao.createStatement()) {
-      conexao.setAutoCommit(false);
-      comando.execute("SET LOCAL enable_seqscan = off");
-      StringBuilder plano = new StringBuilder();
-      try (ResultSet linhas = comando.executeQuery("EXPLAIN " + literal)) {
-        while (linhas.next()) {
-          plano.append(linhas.getString(1)).append('\n');
-        }
-      }
-      conexao.rollback();
-      return plano.toString();
-    }
+    return Consultas.de(banco).planoSemVarreduraSequencial(literal.toString());
   }
 }

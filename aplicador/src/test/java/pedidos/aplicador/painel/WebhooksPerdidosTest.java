@@ -8,9 +8,6 @@ import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.sql.Connection;
-import java.sql.ResultSet;
-import java.sql.Statement;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
@@ -37,6 +34,7 @@ import pedidos.aplicador.aplicacao.LeitorDeEventos;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.ModoDeAplicacao;
 import pedidos.infra.PapelNoBanco;
+import pedidos.testes.Consultas;
 import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 import tools.jackson.databind.json.JsonMapper;
@@ -284,19 +282,7 @@ class WebhooksPerdidosTest {
             .replace(":ate", "now()")
             .replace(":passo", "3600")
             .replace(":limite", "50001");
-    try (Connection conexao = dataSource.getConnection();
-        Statement comando = conexao.createStatement()) {
-      conexao.setAutoCommit(false);
-      comando.execute("SET LOCAL enable_seqscan = off");
-      StringBuilder plano = new StringBuilder();
-      try (ResultSet linhas = comando.executeQuery("EXPLAIN " + literal)) {
-        while (linhas.next()) {
-          plano.append(linhas.getString(1)).append('\n');
-        }
-      }
-      conexao.rollback();
-      return plano.toString();
-    }
+    return Consultas.de(dataSource).planoSemVarreduraSequencial(literal);
   }
 
   /** A fact reconciliation stored at {@code revelado} and applied; no webhook for it. */

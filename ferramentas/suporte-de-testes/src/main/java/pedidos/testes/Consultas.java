@@ -1,6 +1,9 @@
 package pedidos.testes;
 
 import java.sql.Connection;
+import java.sql.ResultSet;
+import java.sql.SQLException;
+import java.sql.Statement;
 import java.util.List;
 import javax.sql.DataSource;
 import org.springframework.jdbc.core.simple.JdbcClient;
@@ -13,9 +16,11 @@ import org.springframework.jdbc.datasource.SingleConnectionDataSource;
  */
 public final class Consultas {
 
+  private final DataSource fonte;
   private final JdbcClient jdbc;
 
   private Consultas(DataSource fonte) {
+    this.fonte = fonte;
     this.jdbc = JdbcClient.create(fonte);
   }
 
@@ -52,6 +57,32 @@ public final class Consultas {
   /** The first column of every row. */
   public List<String> textos(String sql, Object... parametros) {
     return jdbc.sql(sql).params(parametros).query((linha, n) -> linha.getString(1)).list();
+  }
+
+  /**
+   * The plan PostgreSQL chooses for a statement (its parameters written in as literals) with
+   * sequential scans priced out: on a test's small tables the planner would scan them whole anyway,
+   * so this shows whether an index can serve the statement at all.
+   */
+  public String planoSemVarreduraSequencial(String sqlComLiterais) {
+    try (Connection conexao = fonte.getConnection();
+        Statement comando = conexao.createStatement()) {
+      conexao.setAutoCommit(false);
+      try {
+        comando.execute("SET LOCAL enable_seqscan = off");
+        StringBuilder plano = new StringBuilder();
+        try (ResultSet linhas = comando.executeQuery("EXPLAIN " + sqlComLiterais)) {
+          while (linhas.next()) {
+            plano.append(linhas.getString(1)).append('\n');
+          }
+        }
+        return plano.toString();
+      } finally {
+        conexao.rollback();
+      }
+    } catch (SQLException e) {
+      throw new IllegalStateException("EXPLAIN failed: " + sqlComLiterais, e);
+    }
   }
 
   private static <T> T primeira(List<T> linhas) {
