@@ -133,6 +133,7 @@ class AgendaTest extends ContextoDoAplicador {
             500,
             Duration.ofHours(1),
             Duration.ZERO),
+        propriedades.rederivacaoEmMassa(),
         propriedades.assinatura());
   }
 }

@@ -23,6 +23,7 @@ import picocli.CommandLine.Spec;
       ComandoDeMigracao.class,
       ComandoDeApagamento.class,
       ComandoDeRetencao.class,
+      ComandoDeRederivacaoEmMassa.class,
       HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes (each command's --help says what they mean for it):%n",

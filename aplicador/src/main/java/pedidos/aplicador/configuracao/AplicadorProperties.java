@@ -36,6 +36,7 @@ import pedidos.gestao.Ops;
  *     pedidos.aplicador.painel.SegurancaDasOperacoes}), not here: the replay command needs none
  * @param painel how the status page's queries run
  * @param retencao how long personal data is kept, and how the job that removes it runs
+ * @param rederivacaoEmMassa how bulk re-derivation jobs run
  * @param assinatura the keys the relay signs {@code loja.eventos} records with ({@code
  *     PEDIDOS_KAFKA_ASSINATURA}, comma-separated; any one verifies, so a new key can be added here
  *     before the relay signs with it); required, each at least 32 bytes, checked at start-up
@@ -58,16 +59,19 @@ public record AplicadorProperties(
     @DefaultValue Ops ops,
     @DefaultValue @Valid Painel painel,
     @DefaultValue @Valid Retencao retencao,
+    @DefaultValue @Valid RederivacaoEmMassa rederivacaoEmMassa,
     List<String> assinatura) {
 
   public AplicadorProperties {
+    rederivacaoEmMassa =
+        rederivacaoEmMassa == null ? RederivacaoEmMassa.PADRAO : rederivacaoEmMassa;
     assinatura = assinatura == null ? List.of() : List.copyOf(assinatura);
   }
 
   /** Every field but the signing keys, which must never reach a log. */
   @Override
   public String toString() {
-    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, grupo=%s, concorrencia=%d, eventosPorTransacao=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, assinatura=%d key(s)]"
+    return "AplicadorProperties[topico=%s, topicoDeDescarte=%s, topicos=%s, grupo=%s, concorrencia=%d, eventosPorTransacao=%d, esperaPorLock=%s, tentativasDeFalhaDesconhecida=%d, esperaMaximaEntreTentativas=%s, tarefasPeriodicas=%s, varredura=%s, reconciliacao=%s, ops=%s, painel=%s, retencao=%s, rederivacaoEmMassa=%s, assinatura=%d key(s)]"
         .formatted(
             topico,
             topicoDeDescarte,
@@ -84,6 +88,7 @@ public record AplicadorProperties(
             ops,
             painel,
             retencao,
+            rederivacaoEmMassa,
             assinatura.size());
   }
 
@@ -219,5 +224,28 @@ public record AplicadorProperties(
     public boolean ligada() {
       return url != null && !url.isBlank();
     }
+  }
+
+  /**
+   * Bulk re-derivation jobs (docs/operacoes.md, "Re-deriving many orders"): a dry run, then the
+   * run, on whichever instance holds the jobs' lease.
+   *
+   * @param executor whether this instance runs jobs, with its periodic work ({@code
+   *     tarefas-periodicas}); the command runs its job in the foreground
+   * @param pedidosPorSegundo the most orders per second any job re-derives, so the live pipeline
+   *     keeps its latency; a job may ask for fewer
+   * @param intervalo how often an idle instance looks for a job to run
+   * @param maximoDePedidos the largest set a job may take; a wider filter is refused
+   * @param mudancasGuardadas changes kept per job and phase (before and after), shown on the page
+   */
+  public record RederivacaoEmMassa(
+      @DefaultValue("true") boolean executor,
+      @DefaultValue("20") @Min(1) @Max(1000) int pedidosPorSegundo,
+      @DefaultValue("5s") @NotNull Duration intervalo,
+      @DefaultValue("100000") @Min(1) int maximoDePedidos,
+      @DefaultValue("200") @Min(0) int mudancasGuardadas) {
+
+    static final RederivacaoEmMassa PADRAO =
+        new RederivacaoEmMassa(true, 20, Duration.ofSeconds(5), 100_000, 200);
   }
 }

@@ -110,7 +110,8 @@ class AcoesDasOperacoes {
         () -> republicacaoDeMorto.pedir(id));
   }
 
-  private ResponseEntity<Desfecho> agir(
+  /** Shared with the bulk re-derivation's actions ({@link AcoesDaRederivacaoEmMassa}). */
+  ResponseEntity<Desfecho> agir(
       Principal operador,
       String cabecalho,
       String acao,

@@ -8,12 +8,12 @@ package pedidos.aplicador.painel;
  *     falhou} (an error; nothing was changed)
  * @param pedidoId the order concerned, when there is one
  */
-record Desfecho(String resultado, String detalhe, String pedidoId) {
+public record Desfecho(String resultado, String detalhe, String pedidoId) {
 
-  static final String FEITO = "feito";
-  static final String NADA_A_FAZER = "nada_a_fazer";
-  static final String RECUSADO = "recusado";
-  static final String FALHOU = "falhou";
+  public static final String FEITO = "feito";
+  public static final String NADA_A_FAZER = "nada_a_fazer";
+  public static final String RECUSADO = "recusado";
+  public static final String FALHOU = "falhou";
 
   static Desfecho feito(String detalhe, String pedidoId) {
     return new Desfecho(FEITO, detalhe, pedidoId);

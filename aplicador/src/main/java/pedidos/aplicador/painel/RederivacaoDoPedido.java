@@ -60,40 +60,77 @@ class RederivacaoDoPedido {
   Desfecho rederivar(String pedidoId) {
     return transacao.execute(
         status -> {
-          List<String> eventos =
-              jdbc.sql(EVENTOS)
-                  .param("pedido", pedidoId)
-                  .param("limite", ExplicacaoDoPedido.EVENTOS_POR_PEDIDO)
-                  .query(String.class)
-                  .list();
-          if (eventos.isEmpty()) {
+          Rederivado r = rederivarNaTransacao(pedidoId);
+          if (r.eventos() == 0) {
             return Desfecho.recusado("the inbox holds no event of order " + pedidoId, pedidoId);
           }
-          Map<String, String> antes = fotografar(pedidoId);
-          List<Efeito> novos = new ArrayList<>();
-          for (String eventoId : eventos) {
-            aplicador
-                .aplicarNaTransacao(eventoId, ModoDeAplicacao.FORCADO)
-                .ifPresent(aplicado -> novos.addAll(aplicado.efeitos()));
-          }
-          Map<String, String> depois = fotografar(pedidoId);
           String feito =
               "re-applied "
-                  + eventos.size()
+                  + r.eventos()
                   + " event(s) in forced mode; state "
-                  + resumo(antes)
+                  + r.estadoAntes()
                   + " -> "
-                  + resumo(depois)
+                  + r.estadoDepois()
                   + "; new effects "
-                  + novos.stream().map(Efeito::codigo).toList();
-          return antes.equals(depois)
-              ? Desfecho.nadaAFazer(
+                  + r.novos().stream().map(Efeito::codigo).toList();
+          return r.mudou()
+              ? Desfecho.feito(feito + r.veredictos(), pedidoId)
+              : Desfecho.nadaAFazer(
                   "the order already was the fold of its facts: "
-                      + eventos.size()
+                      + r.eventos()
                       + " event(s) re-applied, nothing changed",
-                  pedidoId)
-              : Desfecho.feito(feito + mudancas(antes, depois), pedidoId);
+                  pedidoId);
         });
+  }
+
+  /**
+   * The re-derivation itself, inside the caller's transaction: the single order's action above and
+   * the bulk job ({@link ExecutorDeRederivacoes}) both take it, the job's dry run in a transaction
+   * it rolls back, so the dry run computes with the very code and rules of the run.
+   */
+  Rederivado rederivarNaTransacao(String pedidoId) {
+    List<String> eventos =
+        jdbc.sql(EVENTOS)
+            .param("pedido", pedidoId)
+            .param("limite", ExplicacaoDoPedido.EVENTOS_POR_PEDIDO)
+            .query(String.class)
+            .list();
+    if (eventos.isEmpty()) {
+      return new Rederivado(0, Map.of(), Map.of(), List.of());
+    }
+    Map<String, String> antes = fotografar(pedidoId);
+    List<Efeito> novos = new ArrayList<>();
+    for (String eventoId : eventos) {
+      aplicador
+          .aplicarNaTransacao(eventoId, ModoDeAplicacao.FORCADO)
+          .ifPresent(aplicado -> novos.addAll(aplicado.efeitos()));
+    }
+    return new Rederivado(eventos.size(), antes, fotografar(pedidoId), List.copyOf(novos));
+  }
+
+  /**
+   * What one re-derivation did: the events re-applied, what it may change before and after, and the
+   * effects born.
+   */
+  record Rederivado(
+      int eventos, Map<String, String> antes, Map<String, String> depois, List<Efeito> novos) {
+
+    boolean mudou() {
+      return !antes.equals(depois);
+    }
+
+    String estadoAntes() {
+      return resumo(antes);
+    }
+
+    String estadoDepois() {
+      return resumo(depois);
+    }
+
+    /** The verdicts that changed, in words; empty when none did. */
+    String veredictos() {
+      return mudancas(antes, depois);
+    }
   }
 
   private Map<String, String> fotografar(String pedidoId) {

@@ -26,8 +26,11 @@ import org.slf4j.LoggerFactory;
  * idle timeout while it holds the lock, and a heartbeat runs a statement on it every {@link
  * #BATIMENTO}. A round whose heartbeat failed stops at its next page: rounds are idempotent (facts
  * stored once, the cursor never backwards), so the next holder simply goes on.
+ *
+ * <p>The bulk re-derivation's runner holds its job lease the same way, under a key of its own
+ * ({@link #tentar(DataSource, ScheduledExecutorService, int, String)}).
  */
-final class TravaDaRodada implements AutoCloseable {
+public final class TravaDaRodada implements AutoCloseable {
 
   private static final Logger log = LoggerFactory.getLogger(TravaDaRodada.class);
 
@@ -35,15 +38,21 @@ final class TravaDaRodada implements AutoCloseable {
   static final Duration BATIMENTO = Duration.ofSeconds(2);
 
   // The two-int form of advisory locks is a key space apart from the orders' bigint keys.
-  static final String TRAVAR =
+  static final String TRAVAR_A_CHAVE =
       """
-      SELECT pg_try_advisory_lock(1349284, 1)
+      SELECT pg_try_advisory_lock(1349284, %d)
       """;
 
-  static final String DESTRAVAR =
+  static final String DESTRAVAR_A_CHAVE =
       """
-      SELECT pg_advisory_unlock(1349284, 1)
+      SELECT pg_advisory_unlock(1349284, %d)
       """;
+
+  /** The reconciliation round's key. */
+  static final int RECONCILIACAO = 1;
+
+  static final String TRAVAR = TRAVAR_A_CHAVE.formatted(RECONCILIACAO);
+  static final String DESTRAVAR = DESTRAVAR_A_CHAVE.formatted(RECONCILIACAO);
 
   static final String PROVAR =
       """
@@ -55,11 +64,16 @@ final class TravaDaRodada implements AutoCloseable {
   static final String SOLTAR_A_SESSAO = "RESET idle_session_timeout";
 
   private final Connection conexao;
+  private final int chave;
+  private final String nome;
   private final ScheduledFuture<?> batimentos;
   private volatile boolean valida = true;
 
-  private TravaDaRodada(Connection conexao, ScheduledExecutorService agenda) {
+  private TravaDaRodada(
+      Connection conexao, int chave, String nome, ScheduledExecutorService agenda) {
     this.conexao = conexao;
+    this.chave = chave;
+    this.nome = nome;
     this.batimentos =
         agenda.scheduleWithFixedDelay(
             this::provar, BATIMENTO.toMillis(), BATIMENTO.toMillis(), TimeUnit.MILLISECONDS);
@@ -72,11 +86,22 @@ final class TravaDaRodada implements AutoCloseable {
    */
   static Optional<TravaDaRodada> tentar(DataSource dataSource, ScheduledExecutorService agenda)
       throws SQLException {
+    return tentar(dataSource, agenda, RECONCILIACAO, "reconciliation lock");
+  }
+
+  /**
+   * The same under another key (any but {@link #RECONCILIACAO}), named in the log when it is lost.
+   *
+   * @throws SQLException when the database cannot be reached
+   */
+  public static Optional<TravaDaRodada> tentar(
+      DataSource dataSource, ScheduledExecutorService agenda, int chave, String nome)
+      throws SQLException {
     Connection conexao = dataSource.getConnection();
     try {
       comando(conexao, LIMITAR_A_SESSAO);
-      if (verdadeiro(conexao, TRAVAR)) {
-        return Optional.of(new TravaDaRodada(conexao, agenda));
+      if (verdadeiro(conexao, TRAVAR_A_CHAVE.formatted(chave))) {
+        return Optional.of(new TravaDaRodada(conexao, chave, nome, agenda));
       }
       comando(conexao, SOLTAR_A_SESSAO);
       conexao.close();
@@ -88,7 +113,7 @@ final class TravaDaRodada implements AutoCloseable {
   }
 
   /** Whether the lock is still this instance's: no heartbeat has failed. */
-  boolean valida() {
+  public boolean valida() {
     return valida;
   }
 
@@ -101,8 +126,8 @@ final class TravaDaRodada implements AutoCloseable {
     } catch (SQLException | RuntimeException e) {
       valida = false;
       log.warn(
-          "reconciliation lock lost: its session did not answer ({}); the round stops at its next"
-              + " page",
+          "{} lost: its session did not answer ({}); its work stops at its next step",
+          nome,
           e.getMessage());
     }
   }
@@ -112,7 +137,7 @@ final class TravaDaRodada implements AutoCloseable {
     batimentos.cancel(false);
     try {
       if (valida) {
-        verdadeiro(conexao, DESTRAVAR);
+        verdadeiro(conexao, DESTRAVAR_A_CHAVE.formatted(chave));
         comando(conexao, SOLTAR_A_SESSAO);
       }
     } finally {

@@ -196,6 +196,7 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
         propriedades.ops(),
         propriedades.painel(),
         propriedades.retencao(),
+        propriedades.rederivacaoEmMassa(),
         propriedades.assinatura());
   }
 }
