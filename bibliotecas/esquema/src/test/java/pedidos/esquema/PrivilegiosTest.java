@@ -155,6 +155,45 @@ class PrivilegiosTest {
   }
 
   @Test
+  void aRederivacaoEmMassaTemSoOQuePrecisa() {
+    DataSource aplicador = postgres.dataSource(PapelNoBanco.APLICADOR);
+    assertThatCode(
+            () ->
+                executar(
+                    aplicador,
+                    // V17: create and advance a job, fill and read its set and its changes
+                    "INSERT INTO rederivacoes_em_massa (operador, filtro, estado,"
+                        + " pedidos_por_segundo, pedidos_total, fatos_total)"
+                        + " VALUES ('ops', '"
+                        + id
+                        + "', 'simulando', 1, 0, 0)",
+                    "UPDATE rederivacoes_em_massa SET estado = 'cancelado' WHERE filtro = '"
+                        + id
+                        + "'",
+                    "INSERT INTO rederivacoes_em_massa_pedidos (lote, pedido_id)"
+                        + " SELECT id, 'p' FROM rederivacoes_em_massa WHERE filtro = '"
+                        + id
+                        + "'",
+                    "INSERT INTO rederivacoes_em_massa_mudancas (lote, fase, pedido_id)"
+                        + " SELECT id, 'simulacao', 'p' FROM rederivacoes_em_massa WHERE filtro = '"
+                        + id
+                        + "'",
+                    "SELECT count(*) FROM rederivacoes_em_massa_mudancas"))
+        .doesNotThrowAnyException();
+
+    // A job stays as the record of what was done.
+    assertThat(estado(aplicador, "DELETE FROM rederivacoes_em_massa")).isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "DELETE FROM rederivacoes_em_massa_pedidos"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "UPDATE rederivacoes_em_massa_mudancas SET antes = 'x'"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(PapelNoBanco.RECEPTOR, "SELECT * FROM rederivacoes_em_massa"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(PapelNoBanco.PUBLICADOR, "SELECT * FROM rederivacoes_em_massa_pedidos"))
+        .isEqualTo(SEM_PRIVILEGIO);
+  }
+
+  @Test
   void soOPublicadorReplicaENenhumServicoEhSuperusuarioNemDono() throws SQLException {
     try (Connection conexao = postgres.dataSource().getConnection();
         Statement consulta = conexao.createStatement();
