@@ -120,18 +120,29 @@ final class ComandoDeRederivacaoEmMassa implements Callable<Integer> {
     this.servico = servico;
   }
 
+  /** The filter, checked before the service's context starts: a usage error costs nothing. */
   Filtro filtro() {
+    Filtro filtro;
     try {
-      return new Filtro(
-          desde,
-          ate,
-          tipo,
-          veredicto,
-          lista == null ? null : Filtro.lerLista(Files.readString(lista, StandardCharsets.UTF_8)));
+      filtro =
+          new Filtro(
+              desde,
+              ate,
+              tipo,
+              veredicto,
+              lista == null
+                  ? null
+                  : Filtro.lerLista(Files.readString(lista, StandardCharsets.UTF_8)));
     } catch (IOException e) {
       throw new ParameterException(
           spec.commandLine(), "cannot read --lista " + lista + ": " + e.getMessage());
     }
+    try {
+      filtro.validar();
+    } catch (IllegalArgumentException e) {
+      throw new ParameterException(spec.commandLine(), e.getMessage());
+    }
+    return filtro;
   }
 
   @Override

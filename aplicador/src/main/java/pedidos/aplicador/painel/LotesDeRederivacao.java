@@ -145,7 +145,10 @@ public class LotesDeRederivacao {
       return texto == null || texto.isBlank() ? null : List.of(texto.strip().split("[\\s,;]+"));
     }
 
-    void validar() {
+    /**
+     * @throws IllegalArgumentException when it has neither a window nor a list, or an empty window
+     */
+    public void validar() {
       if (pedidos == null && (desde == null || ate == null)) {
         throw new IllegalArgumentException(
             "give a window of arrival (from and to) or a list of order ids: a job never takes"
