@@ -66,10 +66,19 @@ public class ExecutorDeRederivacoes implements SmartLifecycle {
         FROM rederivacoes_em_massa WHERE id = :lote
       """;
 
+  /** The next orders of the set: a range of the key (lote, pedido_id), whatever the set's size. */
   static final String PEDIDOS =
       """
       SELECT pedido_id FROM rederivacoes_em_massa_pedidos
-       WHERE lote = :lote AND (CAST(:cursor AS text) IS NULL OR pedido_id > :cursor)
+       WHERE lote = :lote AND pedido_id > :cursor
+       ORDER BY pedido_id
+       LIMIT :quantos
+      """;
+
+  static final String PRIMEIROS_PEDIDOS =
+      """
+      SELECT pedido_id FROM rederivacoes_em_massa_pedidos
+       WHERE lote = :lote
        ORDER BY pedido_id
        LIMIT :quantos
       """;
@@ -291,13 +300,12 @@ public class ExecutorDeRederivacoes implements SmartLifecycle {
     log.info("bulk re-derivation: job {} {} from {} on {}", lote, estado, cursor, instancia);
     long proximoEm = System.nanoTime();
     while (segue(trava)) {
+      var leitura = jdbc.sql(cursor == null ? PRIMEIROS_PEDIDOS : PEDIDOS).param("lote", lote);
+      if (cursor != null) {
+        leitura = leitura.param("cursor", cursor);
+      }
       List<String> pedidos =
-          jdbc.sql(PEDIDOS)
-              .param("lote", lote)
-              .param("cursor", cursor)
-              .param("quantos", PEDIDOS_POR_LEITURA)
-              .query(String.class)
-              .list();
+          leitura.param("quantos", PEDIDOS_POR_LEITURA).query(String.class).list();
       if (pedidos.isEmpty()) {
         terminar(lote, simulacao, cursor);
         return;

@@ -41,20 +41,32 @@ public class LotesDeRederivacao {
       """;
 
   /**
-   * The orders with a stored event that matches the filter: the window by the BRIN index on {@code
-   * recebido_em} (V11), a list by {@code recurso_id} (V2). One more than the maximum tells a set
-   * too large.
+   * The orders with a stored event received in the window that matches the filter, through the BRIN
+   * index on {@code recebido_em} (V11). One more than the maximum tells a set too large.
    */
-  static final String RESOLVER =
+  static final String RESOLVER_POR_JANELA =
       """
       INSERT INTO rederivacoes_em_massa_pedidos (lote, pedido_id)
       SELECT :lote, recurso_id FROM (
         SELECT DISTINCT recurso_id FROM webhook_eventos
-         WHERE (CAST(:desde AS timestamptz) IS NULL OR recebido_em >= :desde)
+         WHERE recebido_em >= :desde AND recebido_em < :ate
+           AND (CAST(:tipo AS text) IS NULL OR tipo = :tipo)
+           AND (CAST(:veredicto AS text) IS NULL OR resultado = :veredicto)
+         LIMIT :limite
+      ) achados
+      """;
+
+  /** The same among listed orders, through {@code recurso_id}'s index (V2). */
+  static final String RESOLVER_POR_LISTA =
+      """
+      INSERT INTO rederivacoes_em_massa_pedidos (lote, pedido_id)
+      SELECT :lote, recurso_id FROM (
+        SELECT DISTINCT recurso_id FROM webhook_eventos
+         WHERE recurso_id = ANY(CAST(:lista AS text[]))
+           AND (CAST(:desde AS timestamptz) IS NULL OR recebido_em >= :desde)
            AND (CAST(:ate AS timestamptz) IS NULL OR recebido_em < :ate)
            AND (CAST(:tipo AS text) IS NULL OR tipo = :tipo)
            AND (CAST(:veredicto AS text) IS NULL OR resultado = :veredicto)
-           AND (CAST(:lista AS text[]) IS NULL OR recurso_id = ANY(CAST(:lista AS text[])))
          LIMIT :limite
       ) achados
       """;
@@ -270,7 +282,7 @@ public class LotesDeRederivacao {
                       .query(Long.class)
                       .single();
               int pedidos =
-                  jdbc.sql(RESOLVER)
+                  jdbc.sql(filtro.pedidos() == null ? RESOLVER_POR_JANELA : RESOLVER_POR_LISTA)
                       .param("lote", lote)
                       .param("desde", paraTimestamp(filtro.desde()))
                       .param("ate", paraTimestamp(filtro.ate()))

@@ -39,7 +39,13 @@ class ConsultasDoPedidoUsamIndicesTest {
           Map.entry("ate", "now()"),
           Map.entry("tipos", "'{regressao_de_terminal,fato_invalido,falha_de_aplicacao}'"),
           Map.entry("passo", "3600"),
-          Map.entry("id", "1"));
+          Map.entry("id", "1"),
+          Map.entry("lote", "1"),
+          Map.entry("cursor", "'ord-1'"),
+          Map.entry("quantos", "100"),
+          Map.entry("tipo", "'order.paid'"),
+          Map.entry("veredicto", "NULL"),
+          Map.entry("lista", "'{ord-1,ord-2}'"));
 
   private static DataSource banco;
 
@@ -64,6 +70,10 @@ class ConsultasDoPedidoUsamIndicesTest {
       {"eventos a rederivar", RederivacaoDoPedido.EVENTOS},
       {"fotografia do pedido", RederivacaoDoPedido.FOTOGRAFIA},
       {"quarentena", Retidos.QUARENTENA},
+      {"pedidos de uma rederivacao em massa por janela", LotesDeRederivacao.RESOLVER_POR_JANELA},
+      {"pedidos de uma rederivacao em massa por lista", LotesDeRederivacao.RESOLVER_POR_LISTA},
+      {"fatos de uma rederivacao em massa", LotesDeRederivacao.CONTAR_FATOS},
+      {"proximos pedidos do lote", ExecutorDeRederivacoes.PEDIDOS},
     };
   }
 
