@@ -10,6 +10,7 @@ import java.util.concurrent.Executors;
 import java.util.concurrent.ScheduledExecutorService;
 import java.util.concurrent.Semaphore;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import java.util.stream.Collectors;
 import javax.sql.DataSource;
 import org.slf4j.Logger;
@@ -403,23 +404,23 @@ public class ExecutorDeRederivacoes implements SmartLifecycle {
             }));
   }
 
+  /** The phase's end and, for the run, the job's audit row with its counts, in one transaction. */
   private void terminar(long lote, boolean simulacao, String cursor) {
-    int terminou =
-        jdbc.sql(simulacao ? TERMINAR_SIMULACAO : CONCLUIR)
-            .param("lote", lote)
-            .param("cursor", cursor)
-            .update();
-    if (terminou == 1) {
-      lotes
-          .ler(lote)
-          .ifPresent(
-              feito -> {
-                log.info("bulk re-derivation: {}", feito.linhaDeProgresso());
-                if (!simulacao) {
-                  lotes.auditarFim(feito);
-                }
-              });
-    }
+    transacao.executeWithoutResult(
+        status -> {
+          int terminou =
+              jdbc.sql(simulacao ? TERMINAR_SIMULACAO : CONCLUIR)
+                  .param("lote", lote)
+                  .param("cursor", cursor)
+                  .update();
+          if (terminou == 1) {
+            Lote feito = lotes.ler(lote).orElseThrow();
+            if (!simulacao) {
+              lotes.auditarFim(feito);
+            }
+            log.info("bulk re-derivation: {}", feito.linhaDeProgresso());
+          }
+        });
   }
 
   /**
@@ -427,8 +428,7 @@ public class ExecutorDeRederivacoes implements SmartLifecycle {
    * progresso} about once a second: the command line's progress line. Whichever instance holds the
    * lease runs it, this one too when its runner is started.
    */
-  public Lote acompanhar(long id, java.util.function.Consumer<Lote> progresso)
-      throws InterruptedException {
+  public Lote acompanhar(long id, Consumer<Lote> progresso) throws InterruptedException {
     while (true) {
       Lote lote = lotes.ler(id).orElseThrow(() -> new IllegalArgumentException("no job " + id));
       progresso.accept(lote);

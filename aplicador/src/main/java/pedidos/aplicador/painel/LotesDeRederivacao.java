@@ -355,12 +355,16 @@ public class LotesDeRederivacao {
 
   /** Stops a job for good; what it did stays done (each order's re-derivation is whole). */
   public Desfecho cancelar(long id) {
-    Desfecho desfecho =
-        mudar(id, List.of(SIMULANDO, SIMULADO, EXECUTANDO, PAUSADO), CANCELADO, "cancelled");
-    if (Desfecho.FEITO.equals(desfecho.resultado())) {
-      ler(id).ifPresent(this::auditarFim);
-    }
-    return desfecho;
+    // The cancellation and the job's audit row commit together.
+    return transacao.execute(
+        status -> {
+          Desfecho desfecho =
+              mudar(id, List.of(SIMULANDO, SIMULADO, EXECUTANDO, PAUSADO), CANCELADO, "cancelled");
+          if (Desfecho.FEITO.equals(desfecho.resultado())) {
+            ler(id).ifPresent(this::auditarFim);
+          }
+          return desfecho;
+        });
   }
 
   private Desfecho mudar(long id, List<String> de, String para, String feito) {
