@@ -1,6 +1,7 @@
 package pedidos.publicador.configuracao;
 
 import jakarta.validation.Valid;
+import jakarta.validation.constraints.Max;
 import jakarta.validation.constraints.Min;
 import jakarta.validation.constraints.NotBlank;
 import jakarta.validation.constraints.NotNull;
@@ -8,6 +9,7 @@ import jakarta.validation.constraints.Pattern;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import org.hibernate.validator.constraints.time.DurationMax;
 import org.hibernate.validator.constraints.time.DurationMin;
 import org.springframework.boot.context.properties.ConfigurationProperties;
 import org.springframework.boot.context.properties.bind.DefaultValue;
@@ -50,6 +52,7 @@ public record PublicadorProperties(
     @DefaultValue @Valid Trava trava,
     @DefaultValue @Valid Reinicio reinicio,
     @DefaultValue @Valid Reenvio reenvio,
+    @DefaultValue @Valid Entrega entrega,
     @DefaultValue("true") boolean transmitir,
     @DefaultValue Ops ops,
     List<String> assinatura)
@@ -62,7 +65,7 @@ public record PublicadorProperties(
   /** Every field but the signing keys, which must never reach a log. */
   @Override
   public String toString() {
-    return "PublicadorProperties[slot=%s, publicacao=%s, prefixo=%s, esquema=%s, esperaDoEnvio=%s, topicos=%s, banco=%s, debezium=%s, trava=%s, reinicio=%s, reenvio=%s, transmitir=%s, ops=%s, assinatura=%d key(s)]"
+    return "PublicadorProperties[slot=%s, publicacao=%s, prefixo=%s, esquema=%s, esperaDoEnvio=%s, topicos=%s, banco=%s, debezium=%s, trava=%s, reinicio=%s, reenvio=%s, entrega=%s, transmitir=%s, ops=%s, assinatura=%d key(s)]"
         .formatted(
             slot,
             publicacao,
@@ -75,6 +78,7 @@ public record PublicadorProperties(
             trava,
             reinicio,
             reenvio,
+            entrega,
             transmitir,
             ops,
             assinatura.size());
@@ -214,4 +218,19 @@ public record PublicadorProperties(
       @DefaultValue("1m") @NotNull @DurationMin(millis = 1) Duration idade,
       @DefaultValue("15s") @NotNull @DurationMin(millis = 1) Duration intervalo,
       @DefaultValue("500") @Min(1) int lote) {}
+
+  /**
+   * Delivery to the picking system paused and resumed by an operator (table {@code
+   * entrega_dos_efeitos}, V16; README "Pausing delivery").
+   *
+   * @param efeitosPorSegundo after a resume, the backlog is sent from the outbox at no more than
+   *     this many effects per second, oldest order first and each order's effects in the order they
+   *     were born; above the rate effects are born at, or the backlog never drains
+   * @param intervalo how often every instance reads the state: a pause or a resume takes effect
+   *     within about this long
+   */
+  public record Entrega(
+      @DefaultValue("100") @Min(1) @Max(10_000) int efeitosPorSegundo,
+      @DefaultValue("1s") @NotNull @DurationMin(millis = 10) @DurationMax(minutes = 1)
+          Duration intervalo) {}
 }

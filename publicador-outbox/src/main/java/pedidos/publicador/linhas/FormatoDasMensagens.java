@@ -59,6 +59,11 @@ public class FormatoDasMensagens {
         .map(tabela -> new OrigemDaLinha(tabela, chave(mudanca.key()), lsn(mudanca)));
   }
 
+  /** Whether a captured change is an outbox row: one comparison, no key written out. */
+  public boolean doOutbox(SourceRecord mudanca) {
+    return destinoDoOutbox.equals(mudanca.topic());
+  }
+
   /** The captured table a change is a row of; empty for anything else. */
   private Optional<Tabela> tabela(SourceRecord mudanca) {
     if (destinoDoInbox.equals(mudanca.topic())) {

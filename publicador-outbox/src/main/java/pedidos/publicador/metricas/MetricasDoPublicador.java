@@ -30,6 +30,9 @@ public class MetricasDoPublicador {
   private final AtomicLong pendentes = new AtomicLong();
   private final AtomicLong idadeDoMaisAntigoMs = new AtomicLong();
   private final AtomicLong ativo = new AtomicLong();
+  private final AtomicLong entregaPausada = new AtomicLong();
+  private final AtomicLong entregaEsvaziando = new AtomicLong();
+  private final AtomicLong pausaMs = new AtomicLong();
   // Negative while unknown (no slot yet, or not read yet): exposed as NaN, never as "no lag".
   private final AtomicLong atrasoDoSlot = new AtomicLong(-1);
 
@@ -101,6 +104,18 @@ public class MetricasDoPublicador {
     Gauge.builder("publicador.ativo", ativo, AtomicLong::get)
         .description("1 while this instance holds the lease and relays, 0 as a standby")
         .register(registro);
+    // Delivery to separacao.efeitos as the shared state says (entrega_dos_efeitos, V16), read by
+    // every instance: a deliberate pause is told apart from a relay that fails to publish.
+    Gauge.builder("publicador.entrega.pausada", entregaPausada, AtomicLong::get)
+        .description("1 while an operator has paused delivery to the picking system")
+        .register(registro);
+    Gauge.builder("publicador.entrega.esvaziando", entregaEsvaziando, AtomicLong::get)
+        .description("1 after a resume, while the backlog is sent at the configured pace")
+        .register(registro);
+    TimeGauge.builder(
+            "publicador.entrega.pausa.idade", pausaMs, TimeUnit.MILLISECONDS, AtomicLong::get)
+        .description("How long delivery has been paused; 0 when it is not")
+        .register(registro);
   }
 
   public void publicada(Mensagem mensagem, Via via) {
@@ -141,6 +156,15 @@ public class MetricasDoPublicador {
    */
   public void atrasoDoSlot(Long bytes) {
     atrasoDoSlot.set(bytes == null ? -1 : bytes);
+  }
+
+  /**
+   * @param pausa how long it has been paused; zero when it is not
+   */
+  public void entrega(boolean pausada, boolean esvaziando, Duration pausa) {
+    entregaPausada.set(pausada ? 1 : 0);
+    entregaEsvaziando.set(esvaziando ? 1 : 0);
+    pausaMs.set(pausa.toMillis());
   }
 
   public void ativo(boolean ativo) {

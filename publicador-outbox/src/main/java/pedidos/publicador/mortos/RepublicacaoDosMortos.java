@@ -98,12 +98,25 @@ public class RepublicacaoDosMortos {
    * the table). Run by the active relay at every fallback round.
    */
   public Resumo executarPedidas(PrintStream saida) throws InterruptedException {
-    return executar(true, saida);
+    return executar(true, true, saida);
+  }
+
+  /**
+   * @param comEfeitos false while delivery to the picking system is paused or draining: the
+   *     outbox's letters wait for it, the inbox's go as always
+   */
+  public Resumo executarPedidas(PrintStream saida, boolean comEfeitos) throws InterruptedException {
+    return executar(true, comEfeitos, saida);
   }
 
   private Resumo executar(boolean soPedidas, PrintStream saida) throws InterruptedException {
+    return executar(soPedidas, true, saida);
+  }
+
+  private Resumo executar(boolean soPedidas, boolean comEfeitos, PrintStream saida)
+      throws InterruptedException {
     Resumo eventos = executar(Tabela.WEBHOOK_EVENTOS, soPedidas, saida);
-    Resumo efeitos = executar(Tabela.OUTBOX, soPedidas, saida);
+    Resumo efeitos = comEfeitos ? executar(Tabela.OUTBOX, soPedidas, saida) : new Resumo(0, 0, 0);
     return new Resumo(
         eventos.republicadas() + efeitos.republicadas(),
         eventos.aindaMortas() + efeitos.aindaMortas(),

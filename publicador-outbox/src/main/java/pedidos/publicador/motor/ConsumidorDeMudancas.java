@@ -7,6 +7,8 @@ import java.util.List;
 import java.util.Optional;
 import java.util.function.BooleanSupplier;
 import org.apache.kafka.connect.source.SourceRecord;
+import pedidos.publicador.entrega.EntregaDosEfeitos;
+import pedidos.publicador.entrega.ModoDaEntrega;
 import pedidos.publicador.envio.EnviadorDeMensagens;
 import pedidos.publicador.envio.FalhaAoPublicarException;
 import pedidos.publicador.envio.RegistroDeEnvios;
@@ -31,6 +33,12 @@ import pedidos.publicador.mortos.RegistroDeMortos;
  * committed, and after the restart the batch comes again (duplicates, never a gap). Records that
  * are not rows (heartbeats, logical messages) are not sent but are marked processed, so that the
  * position advances through them.
+ *
+ * <p>While delivery to the picking system is not live ({@link EntregaDosEfeitos}: paused, or the
+ * backlog of a pause still draining), the batch's outbox rows are not sent: they stay unsent in the
+ * outbox, committed, which is what the paced drain sends from, in order. The position moves past
+ * them all the same (the table is the durable record of the work, so no WAL is kept for a pause),
+ * and the batch's inbox rows go to {@code loja.eventos} as always.
  */
 class ConsumidorDeMudancas
     implements DebeziumEngine.ChangeConsumer<RecordChangeEvent<SourceRecord>> {
@@ -41,6 +49,7 @@ class ConsumidorDeMudancas
   private final RegistroDeMortos mortos;
   private final BooleanSupplier parando;
   private final BooleanSupplier vigente;
+  private final EntregaDosEfeitos entrega;
 
   ConsumidorDeMudancas(
       FormatoDasMensagens formato,
@@ -48,13 +57,15 @@ class ConsumidorDeMudancas
       RegistroDeEnvios registro,
       RegistroDeMortos mortos,
       BooleanSupplier parando,
-      BooleanSupplier vigente) {
+      BooleanSupplier vigente,
+      EntregaDosEfeitos entrega) {
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
     this.mortos = mortos;
     this.parando = parando;
     this.vigente = vigente;
+    this.entrega = entrega;
   }
 
   @Override
@@ -68,9 +79,14 @@ class ConsumidorDeMudancas
       throw new FalhaAoPublicarException(
           "not sending a batch: the engine is stopping or its lease was not proven lately", null);
     }
+    // Decided once for the batch, after its rows arrived (they are all committed by now).
+    boolean efeitosAoVivo = entrega.modoDoLote() == ModoDaEntrega.AO_VIVO;
     List<Mensagem> mensagens = new ArrayList<>(mudancas.size());
     List<Morto> ilegiveis = new ArrayList<>();
     for (RecordChangeEvent<SourceRecord> mudanca : mudancas) {
+      if (!efeitosAoVivo && formato.doOutbox(mudanca.record())) {
+        continue; // left unsent in the outbox: the drain sends it, in its order, at its pace
+      }
       Optional<Mensagem> mensagem;
       try {
         mensagem = formato.daMudanca(mudanca.record());

@@ -12,6 +12,7 @@ import java.util.function.BooleanSupplier;
 import org.apache.kafka.connect.source.SourceRecord;
 import org.springframework.kafka.core.ProducerFactory;
 import org.springframework.stereotype.Component;
+import pedidos.publicador.entrega.EntregaDosEfeitos;
 import pedidos.publicador.envio.EnviadorDeMensagens;
 import pedidos.publicador.envio.RegistroDeEnvios;
 import pedidos.publicador.linhas.FormatoDasMensagens;
@@ -27,6 +28,7 @@ public class MotorDoPublicador {
   private final RegistroDeEnvios registro;
   private final RegistroDeMortos mortos;
   private final ProducerFactory<?, ?> produtores;
+  private final EntregaDosEfeitos entrega;
   private final AtomicInteger execucoes = new AtomicInteger();
 
   MotorDoPublicador(
@@ -35,13 +37,15 @@ public class MotorDoPublicador {
       EnviadorDeMensagens enviador,
       RegistroDeEnvios registro,
       RegistroDeMortos mortos,
-      ProducerFactory<?, ?> produtores) {
+      ProducerFactory<?, ?> produtores,
+      EntregaDosEfeitos entrega) {
     this.configuracao = configuracao;
     this.formato = formato;
     this.enviador = enviador;
     this.registro = registro;
     this.mortos = mortos;
     this.produtores = produtores;
+    this.entrega = entrega;
   }
 
   /**
@@ -84,7 +88,7 @@ public class MotorDoPublicador {
                 })
             .notifying(
                 new ConsumidorDeMudancas(
-                    formato, enviador, registro, mortos, parando::get, vigente))
+                    formato, enviador, registro, mortos, parando::get, vigente, entrega))
             .build();
     Thread linha =
         new Thread(

@@ -16,6 +16,7 @@ import org.springframework.context.SmartLifecycle;
 import org.springframework.stereotype.Component;
 import pedidos.contrato.MascaraDeEmail;
 import pedidos.publicador.configuracao.PublicadorProperties;
+import pedidos.publicador.entrega.EntregaDosEfeitos;
 import pedidos.publicador.envio.TopicosDoPublicador;
 import pedidos.publicador.metricas.MetricasDoPublicador;
 import pedidos.publicador.motor.EstadoDoMotor;
@@ -51,6 +52,7 @@ public class SupervisorDoPublicador implements SmartLifecycle {
   private final PublicadorProperties propriedades;
   private final DataSource pool;
   private final Clock clock;
+  private final EntregaDosEfeitos entrega;
 
   private final Object monitor = new Object();
   private Thread linha;
@@ -76,7 +78,8 @@ public class SupervisorDoPublicador implements SmartLifecycle {
       MetricasDoPublicador metricas,
       PublicadorProperties propriedades,
       DataSource pool,
-      Clock clock) {
+      Clock clock,
+      EntregaDosEfeitos entrega) {
     this.trava = trava;
     this.motor = motor;
     this.topicos = topicos;
@@ -84,6 +87,7 @@ public class SupervisorDoPublicador implements SmartLifecycle {
     this.propriedades = propriedades;
     this.pool = pool;
     this.clock = clock;
+    this.entrega = entrega;
     this.desde = clock.instant();
   }
 
@@ -217,6 +221,8 @@ public class SupervisorDoPublicador implements SmartLifecycle {
       // A walsender of an earlier run may still hold the slot (its client gone or still stopping).
       trava.liberarOSlot();
       topicos.garantir();
+      // A relay starting while delivery is paused must know it before its first batch.
+      entrega.atualizar();
       execucao =
           motor.iniciar(
               () -> {

@@ -67,6 +67,55 @@ class ReenvioDoOutboxTest {
         .doesNotContain(morto.pedidoId());
   }
 
+  /**
+   * The drain after a pause: the orders with the oldest unsent effect first, each order's effects
+   * whole and in the order they are born, whatever their {@code criado_em} says (a transaction that
+   * waited for the order's lock stamps a later effect with an earlier time), and no dead letter.
+   */
+  @Test
+  void oEsvaziamentoMandaCadaPedidoNaOrdemEmQueSeusEfeitosNascem() {
+    InfraDeTeste.prepararUmaVez(postgres);
+    // Older than anything another test leaves unsent: they come first in the drain's order.
+    inserir("a", "liberar_separacao", "1999-01-01T00:00:10Z");
+    inserir("a", "interromper_separacao", "1999-01-01T00:00:05Z");
+    inserir("a", "notificar_reembolso", "1999-01-01T00:00:07Z");
+    inserir("b", "liberar_separacao", "1999-01-01T00:00:06Z");
+    inserir("c", "liberar_separacao", "1999-01-01T00:00:01Z");
+    morrer(new ChaveDoEfeito(prefixo + "c", "liberar_separacao"), false);
+
+    assertThat(esvaziamento(10))
+        .startsWith(
+            "a/liberar_separacao",
+            "a/interromper_separacao",
+            "a/notificar_reembolso",
+            "b/liberar_separacao")
+        .doesNotContain("c/liberar_separacao");
+    // A step's budget cuts an order after its older effects, never before them.
+    assertThat(esvaziamento(2)).containsExactly("a/liberar_separacao", "a/interromper_separacao");
+    assertThat(publicador.sql(ReenvioDoOutbox.ALGUM_PENDENTE).query(Boolean.class).single())
+        .isTrue();
+  }
+
+  private List<String> esvaziamento(int lote) {
+    return publicador
+        .sql(ReenvioDoOutbox.PENDENTES_EM_ORDEM)
+        .param("lote", lote)
+        .query(
+            (linha, n) ->
+                linha.getString("pedido_id").replace(prefixo, "") + "/" + linha.getString("efeito"))
+        .list();
+  }
+
+  private void inserir(String pedido, String efeito, String criadoEm) {
+    dono.sql(
+            """
+            INSERT INTO outbox (pedido_id, efeito, status, total_centavos, criado_em)
+            VALUES (?, ?, 'pago', 1, CAST(? AS timestamptz))
+            """)
+        .params(prefixo + pedido, efeito, criadoEm)
+        .update();
+  }
+
   private ChaveDoEfeito efeito(String nome) {
     return new ChaveDoEfeito(prefixo + nome, "liberar_separacao");
   }
