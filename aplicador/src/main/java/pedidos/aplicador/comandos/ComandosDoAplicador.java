@@ -24,6 +24,8 @@ import picocli.CommandLine.Spec;
       ComandoDeApagamento.class,
       ComandoDeRetencao.class,
       ComandoDeRederivacaoEmMassa.class,
+      ComandosDaEntrega.Pausar.class,
+      ComandosDaEntrega.Retomar.class,
       HelpCommand.class
     },
     exitCodeListHeading = "%nExit codes (each command's --help says what they mean for it):%n",
@@ -31,7 +33,8 @@ import picocli.CommandLine.Spec;
       "0:done",
       "1:the command failed; the message says why",
       "2:usage: an option or an environment variable wrong or missing",
-      "3:the database is down, unsupported or not migrated (apagar-cliente, reter)"
+      "3:the database is down, unsupported or not migrated (apagar-cliente, reter,"
+          + " pausar-entrega, retomar-entrega)"
     })
 final class ComandosDoAplicador implements Runnable {
 
