@@ -31,7 +31,7 @@ public final class PausaDaEntrega {
   public static final int MOTIVO_MAXIMO = 500;
 
   /** Past this many unsent effects the page says "at least" instead of counting further. */
-  static final int CONTAGEM_ATE = 100_000;
+  public static final int CONTAGEM_ATE = 100_000;
 
   static final String PAUSAR_SQL =
       """
@@ -55,17 +55,23 @@ public final class PausaDaEntrega {
       VALUES (:operador, :acao, :alvo, :resultado, :detalhe)
       """;
 
-  static final String LER =
+  public static final String LER =
       """
       SELECT pausada, pausada_em, pausada_por, motivo, retomada_em, retomada_por, esvaziada_em
         FROM entrega_dos_efeitos
       """;
 
-  /** The backlog, from the partial index of unsent rows (V4): counted up to a bound. */
-  static final String PENDENCIAS =
+  /**
+   * The backlog, from the partial index of unsent rows (V4): counted up to a bound (a pause of
+   * hours holds hundreds of thousands), the oldest from the index's first entry. The status page's
+   * queries are planned in PlanosDoPainelTest.
+   */
+  public static final String PENDENCIAS =
       """
-      SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE enviado_em IS NULL LIMIT :ate) AS p)
-               AS pendentes,
+      SELECT (SELECT count(*) FROM (SELECT 1 FROM outbox WHERE enviado_em IS NULL LIMIT\s"""
+          + CONTAGEM_ATE
+          + """
+      ) AS p) AS pendentes,
              (SELECT min(criado_em) FROM outbox WHERE enviado_em IS NULL) AS mais_antigo,
              now() AS agora
       """;
@@ -179,7 +185,6 @@ public final class PausaDaEntrega {
     record Pendencias(long pendentes, OffsetDateTime maisAntigo, OffsetDateTime agora) {}
     Pendencias pendencias =
         jdbc.sql(PENDENCIAS)
-            .param("ate", CONTAGEM_ATE)
             .query(
                 (rs, n) ->
                     new Pendencias(

@@ -30,7 +30,15 @@ class LinhaDeComandoTest {
   private record Execucao(int codigo, String saida, String erro) {}
 
   @ParameterizedTest
-  @ValueSource(strings = {"replay", "migrar", "apagar-cliente", "reter"})
+  @ValueSource(
+      strings = {
+        "replay",
+        "migrar",
+        "apagar-cliente",
+        "reter",
+        "pausar-entrega",
+        "retomar-entrega"
+      })
   void aAjudaDeCadaComandoDizComoUsaloESaiComZero(String comando) {
     for (String ajuda : List.of("--help", "-h")) {
       Execucao execucao = executar(Map.of(), comando, ajuda);
@@ -51,7 +59,8 @@ class LinhaDeComandoTest {
 
     assertThat(execucao.codigo()).isZero();
     assertThat(execucao.saida())
-        .contains("replay", "migrar", "apagar-cliente", "reter")
+        .contains(
+            "replay", "migrar", "apagar-cliente", "reter", "pausar-entrega", "retomar-entrega")
         .contains("Without a command it runs as the service")
         .contains("the database is down, unsupported or not migrated");
   }

@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.regex.Matcher;
 import java.util.regex.Pattern;
 import javax.sql.DataSource;
+import pedidos.aplicador.entrega.PausaDaEntrega;
 
 /**
  * The status page's queries as PostgreSQL plans them, with a verdict on how they read the two large
@@ -63,7 +64,9 @@ final class PlanosDoPainel {
           new Consulta("PainelDeOperacoes.CURSOR", PainelDeOperacoes.CURSOR),
           new Consulta("FluxoDoPainel.MINUTOS", FluxoDoPainel.MINUTOS),
           new Consulta("FluxoPorMinuto.AMOSTRAR_PENDENTES", FluxoPorMinuto.AMOSTRAR_PENDENTES),
-          new Consulta("FluxoPorMinuto.CONTAR_RECEBIDOS", FluxoPorMinuto.CONTAR_RECEBIDOS));
+          new Consulta("FluxoPorMinuto.CONTAR_RECEBIDOS", FluxoPorMinuto.CONTAR_RECEBIDOS),
+          new Consulta("PausaDaEntrega.LER", PausaDaEntrega.LER),
+          new Consulta("PausaDaEntrega.PENDENCIAS", PausaDaEntrega.PENDENCIAS));
 
   private PlanosDoPainel() {}
 

@@ -70,8 +70,14 @@ class PrivilegiosTest {
                     "UPDATE outbox SET enviado_em = enviado_em WHERE pedido_id = 'nenhum'",
                     "SELECT count(*) FROM publicador_offsets",
                     // the flow per minute (V14): the effects it published
-                    "UPDATE fluxo_por_minuto SET publicados = publicados WHERE minuto IS NULL"))
+                    "UPDATE fluxo_por_minuto SET publicados = publicados WHERE minuto IS NULL",
+                    // the pause (V16): reads it, records only the end of a drain
+                    "SELECT pausada FROM entrega_dos_efeitos",
+                    "UPDATE entrega_dos_efeitos SET esvaziada_em = esvaziada_em WHERE false"))
         .doesNotThrowAnyException();
+    assertThat(estado(publicador, "UPDATE entrega_dos_efeitos SET pausada = true WHERE false"))
+        .as("only operators pause, through the applier")
+        .isEqualTo(SEM_PRIVILEGIO);
 
     assertThat(estado(publicador, "UPDATE outbox SET efeito = 'x' WHERE pedido_id = 'nenhum'"))
         .isEqualTo(SEM_PRIVILEGIO);
@@ -138,8 +144,17 @@ class PrivilegiosTest {
                     "SELECT count(*) FROM publicador_mortos",
                     "UPDATE publicador_mortos SET republicacao_pedida_em = now() WHERE id = -1",
                     "UPDATE webhook_eventos SET kafka_particao = 0, kafka_offset = 0"
-                        + " WHERE evento_id = 'nenhum'"))
+                        + " WHERE evento_id = 'nenhum'",
+                    // V16: pause and resume delivery to the picking system
+                    "UPDATE entrega_dos_efeitos SET pausada = pausada, pausada_em = pausada_em,"
+                        + " pausada_por = pausada_por, motivo = motivo, retomada_em = retomada_em,"
+                        + " retomada_por = retomada_por, esvaziada_em = esvaziada_em WHERE false"))
         .doesNotThrowAnyException();
+    assertThat(estado(aplicador, "DELETE FROM entrega_dos_efeitos")).isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(aplicador, "INSERT INTO entrega_dos_efeitos (unica) VALUES (true)"))
+        .isEqualTo(SEM_PRIVILEGIO);
+    assertThat(estado(PapelNoBanco.RECEPTOR, "SELECT * FROM entrega_dos_efeitos"))
+        .isEqualTo(SEM_PRIVILEGIO);
 
     // The audit is only appended to.
     assertThat(estado(aplicador, "UPDATE operacoes_auditadas SET resultado = 'x'"))

@@ -40,6 +40,8 @@ class PublicadorPropertiesTest {
           assertThat(p.trava().vigencia()).isEqualTo(Duration.ofSeconds(5));
           assertThat(p.reenvio().idade()).isEqualTo(Duration.ofMinutes(1));
           assertThat(p.debezium().propriedades()).isEmpty();
+          assertThat(p.entrega().efeitosPorSegundo()).isEqualTo(100);
+          assertThat(p.entrega().intervalo()).isEqualTo(Duration.ofSeconds(1));
         });
   }
 
@@ -77,6 +79,16 @@ class PublicadorPropertiesTest {
                     .rootCause()
                     .hasMessageContaining("at least four times publicador.trava.intervalo"));
     contexto.withPropertyValues("publicador.trava.validade=1s").run(c -> assertThat(c).hasFailed());
+    // A drain that never sends, or one that floods the picking system it waited for.
+    contexto
+        .withPropertyValues("publicador.entrega.efeitos-por-segundo=0")
+        .run(c -> assertThat(c).hasFailed());
+    contexto
+        .withPropertyValues("publicador.entrega.efeitos-por-segundo=100000")
+        .run(c -> assertThat(c).hasFailed());
+    contexto
+        .withPropertyValues("publicador.entrega.intervalo=5m")
+        .run(c -> assertThat(c).hasFailed());
   }
 
   @Configuration
