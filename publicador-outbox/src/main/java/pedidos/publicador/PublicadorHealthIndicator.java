@@ -4,6 +4,7 @@ import org.springframework.boot.health.contributor.Health;
 import org.springframework.boot.health.contributor.HealthIndicator;
 import org.springframework.stereotype.Component;
 import pedidos.publicador.configuracao.PublicadorProperties;
+import pedidos.publicador.entrega.EntregaDosEfeitos;
 import pedidos.publicador.mortos.RegistroDeMortos;
 import pedidos.publicador.motor.EstadoDoMotor;
 import pedidos.publicador.supervisao.Situacao;
@@ -28,14 +29,17 @@ class PublicadorHealthIndicator implements HealthIndicator {
   private final SupervisorDoPublicador supervisor;
   private final RegistroDeMortos mortos;
   private final PublicadorProperties propriedades;
+  private final EntregaDosEfeitos entrega;
 
   PublicadorHealthIndicator(
       SupervisorDoPublicador supervisor,
       RegistroDeMortos mortos,
-      PublicadorProperties propriedades) {
+      PublicadorProperties propriedades,
+      EntregaDosEfeitos entrega) {
     this.supervisor = supervisor;
     this.mortos = mortos;
     this.propriedades = propriedades;
+    this.entrega = entrega;
   }
 
   @Override
@@ -64,6 +68,10 @@ class PublicadorHealthIndicator implements HealthIndicator {
         // Dead letters do not make the relay unhealthy (it streams on); they are an ops task, shown
         // here and alerted on through publicador_mortos_abertos.
         .withDetail("mortos", mortos.registrados());
+    // A deliberate pause leaves the status as it is: the relay does what it was told.
+    if (entrega.estado() != null) {
+      saude.withDetail("entrega", entrega.modo().tag());
+    }
     if (situacao.travaPerdidaEm() != null) {
       // A relay that lost the lease stands by and competes for it again: UP as a standby, but an
       // operator sees that it happened and when.
