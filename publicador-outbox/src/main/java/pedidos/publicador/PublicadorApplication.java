@@ -17,6 +17,8 @@ import org.springframework.scheduling.annotation.EnableScheduling;
 import pedidos.esquema.EsquemaNaPartida;
 import pedidos.publicador.configuracao.ConexaoDoBanco;
 import pedidos.publicador.configuracao.PublicadorProperties;
+import pedidos.publicador.entrega.EntregaDosEfeitos;
+import pedidos.publicador.entrega.ModoDaEntrega;
 import pedidos.publicador.envio.FalhaAoPublicarException;
 import pedidos.publicador.mortos.RepublicacaoDosMortos;
 
@@ -52,8 +54,17 @@ public class PublicadorApplication {
             .web(WebApplicationType.NONE)
             .properties("publicador.transmitir=false")
             .run(argumentos.toArray(String[]::new))) {
+      // An operator's pause of delivery to the picking system holds here too (README, "Pausing
+      // delivery"): the outbox's letters wait until delivery is live again.
+      boolean efeitos =
+          contexto.getBean(EntregaDosEfeitos.class).atualizar().modo() == ModoDaEntrega.AO_VIVO;
+      if (!efeitos) {
+        System.out.println(
+            "delivery to the picking system is paused or draining: outbox dead letters stay open;"
+                + " run this again once it is live");
+      }
       RepublicacaoDosMortos.Resumo resumo =
-          contexto.getBean(RepublicacaoDosMortos.class).executar(System.out);
+          contexto.getBean(RepublicacaoDosMortos.class).executar(System.out, efeitos);
       System.out.printf(
           "republicar-mortos done: re-published %d, still failing %d, row gone %d%n",
           resumo.republicadas(), resumo.aindaMortas(), resumo.semLinha());

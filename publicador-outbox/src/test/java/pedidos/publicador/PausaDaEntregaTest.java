@@ -13,6 +13,7 @@ import org.apache.kafka.clients.consumer.ConsumerRecord;
 import org.junit.jupiter.api.Test;
 import pedidos.publicador.entrega.EntregaDosEfeitos;
 import pedidos.publicador.entrega.ModoDaEntrega;
+import pedidos.publicador.supervisao.Papel;
 import pedidos.testes.InfraDeTeste;
 
 /**
@@ -87,6 +88,17 @@ class PausaDaEntregaTest {
       assertThat(reiniciado.bean(EntregaDosEfeitos.class).modo()).isEqualTo(ModoDaEntrega.PAUSADA);
       assertThat(gauge(reiniciado, "publicador.entrega.pausada")).isEqualTo(1.0);
       assertThat(gauge(reiniciado, "publicador.entrega.pausa.idade")).isPositive();
+
+      // A standby reads the same state: whichever relay takes over next holds the pause too.
+      try (RelayDeTeste reserva = RelayDeTeste.iniciar(propriedades("pausc"))) {
+        await()
+            .atMost(Duration.ofSeconds(20))
+            .until(
+                () ->
+                    reserva.situacao().papel() == Papel.RESERVA
+                        && reserva.bean(EntregaDosEfeitos.class).modo() == ModoDaEntrega.PAUSADA);
+        assertThat(gauge(reserva, "publicador.entrega.pausada")).isEqualTo(1.0);
+      }
 
       retomar();
       await("the backlog drained")

@@ -93,6 +93,14 @@ public class RepublicacaoDosMortos {
   }
 
   /**
+   * @param comEfeitos false while delivery to the picking system is paused or draining: the
+   *     outbox's letters stay open for a run once it is live
+   */
+  public Resumo executar(PrintStream saida, boolean comEfeitos) throws InterruptedException {
+    return executar(false, comEfeitos, saida);
+  }
+
+  /**
    * Only the letters an operator asked to re-publish from the applier's status page ({@code
    * republicacao_pedida_em}, V13: the applier has no ACL on the relay's topics, so it asks through
    * the table). Run by the active relay at every fallback round.

@@ -225,7 +225,9 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
    */
   int reenviar() throws InterruptedException {
     int total = 0;
-    while (entrega.modo() == ModoDaEntrega.AO_VIVO) {
+    // Read afresh before each batch: the periodic read shares this thread, so a long round would
+    // otherwise keep a pause from taking effect, here and in the stream, until it ends.
+    while (entrega.atualizar().modo() == ModoDaEntrega.AO_VIVO) {
       Lote lote =
           enviarLote(
               jdbc.sql(PENDENTES_ANTIGOS)
@@ -250,7 +252,7 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
         return;
       }
       int orcamento = efeitosPorSegundo;
-      while (orcamento > 0 && entrega.modo() == ModoDaEntrega.ESVAZIANDO) {
+      while (orcamento > 0 && entrega.atualizar().modo() == ModoDaEntrega.ESVAZIANDO) {
         int pedidas = Math.min(orcamento, configuracao.lote());
         Lote lote =
             enviarLote(
