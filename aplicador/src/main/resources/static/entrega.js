@@ -22,6 +22,9 @@
   const quando = t => t ? new Date(t).toLocaleString() : '-';
   const span = (id, texto) => Object.assign(document.createElement('span'), { id, textContent: texto });
   const resultado = Object.assign(document.createElement('div'), { className: 'resultado' });
+  // Made once: the banner is redrawn every 5 s, and a reason being typed must survive it.
+  const motivo = Object.assign(document.createElement('input'),
+    { id: 'entrega-novo-motivo', size: 40, placeholder: 'why pause (e.g. warehouse maintenance)' });
 
   // Every action sends X-Pedidos-Ops, which a cross-site form cannot (AcoesDasOperacoes).
   async function agir(acao, parametros) {
@@ -69,8 +72,6 @@
           + ': the relay sends the backlog at its configured pace, each order in order, then goes live.',
         ...backlog);
     } else {
-      const motivo = Object.assign(document.createElement('input'),
-        { id: 'entrega-novo-motivo', size: 40, placeholder: 'why pause (e.g. warehouse maintenance)' });
       partes.push(Object.assign(document.createElement('strong'), { id: 'entrega-modo', textContent: 'LIVE' }),
         'Delivery to the picking system (separacao.efeitos) is live.', ...backlog, ' ', motivo, ' ',
         botao('Pause delivery', () => agir('pausar-entrega', { motivo: motivo.value })));

@@ -58,7 +58,7 @@ class PausaDaEntregaTest {
       inserirEfeito("a", "liberar_separacao", "now()");
       inserirEfeito("a", "interromper_separacao", "now() - interval '1 minute'");
       for (int i = 1; i <= 4; i++) {
-        inserirEfeito("b" + i, "liberar_separacao", "now()");
+        inserirEfeito("b" + i, "liberar_separacao", "now() - interval '2 minutes'");
       }
       BancoDeTeste.inserirEvento(prefixo + "e1", prefixo + "a", "order.canceled", "{}");
       String depoisDasLinhas = lsnAtual();
@@ -76,7 +76,7 @@ class PausaDaEntregaTest {
       relay.close();
       relay = RelayDeTeste.iniciar(propriedades("pausb")).aguardarTransmitindo();
       for (int i = 5; i <= 8; i++) {
-        inserirEfeito("b" + i, "liberar_separacao", "now()");
+        inserirEfeito("b" + i, "liberar_separacao", "now() - interval '2 minutes'");
       }
       BancoDeTeste.inserirEvento(prefixo + "e2", prefixo + "b5", "order.paid", "{}");
       await("inbox rows relayed after the restart")
@@ -101,16 +101,24 @@ class PausaDaEntregaTest {
       }
 
       retomar();
+      // Born while the backlog drains: it joins the backlog, behind the order's older effects. The
+      // "b" orders are older, so the drain reaches order "a" only in its third step, seconds from
+      // now; from the stream it would arrive within milliseconds, before "a"'s release.
+      await()
+          .atMost(Duration.ofSeconds(5))
+          .until(() -> reiniciado.bean(EntregaDosEfeitos.class).modo() == ModoDaEntrega.ESVAZIANDO);
+      inserirEfeito("a", "notificar_reembolso", "now()");
       await("the backlog drained")
           .atMost(Duration.ofSeconds(30))
-          .until(() -> efeitos.quantos(prefixo) >= 10 && BancoDeTeste.naoEnviados(prefixo) == 0);
+          .until(() -> efeitos.quantos(prefixo) >= 11 && BancoDeTeste.naoEnviados(prefixo) == 0);
       List<ConsumerRecord<String, String>> chegados = doTeste(efeitos);
       List<String> doPedidoA =
           chegados.stream()
               .filter(r -> r.key().equals(prefixo + "a"))
               .map(r -> LeitorDeTopico.valor(r).path("efeito").asString())
               .toList();
-      assertThat(doPedidoA).containsExactly("liberar_separacao", "interromper_separacao");
+      assertThat(doPedidoA)
+          .containsExactly("liberar_separacao", "interromper_separacao", "notificar_reembolso");
       assertThat(maisNumSegundo(chegados))
           .as("records within any second, by their send time")
           .isLessThanOrEqualTo(EFEITOS_POR_SEGUNDO);
