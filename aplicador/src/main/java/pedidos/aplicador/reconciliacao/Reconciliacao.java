@@ -7,7 +7,9 @@ import java.time.Clock;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.OffsetDateTime;
+import java.util.ArrayList;
 import java.util.LinkedHashMap;
+import java.util.List;
 import java.util.Map;
 import java.util.Optional;
 import java.util.concurrent.Executors;
@@ -21,10 +23,12 @@ import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.transaction.support.TransactionTemplate;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
+import pedidos.aplicador.aplicacao.EventoAplicado;
 import pedidos.aplicador.aplicacao.LeitorDeEventos;
 import pedidos.aplicador.aplicacao.MetricasDoAplicador;
 import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.aplicador.reconciliacao.RodadaDeReconciliacao.Situacao;
+import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Interpretacao;
 import pedidos.dominio.ModoDeAplicacao;
@@ -224,14 +228,7 @@ public class Reconciliacao {
         if (maisRecente == null || maisRecente.isAfter(lido)) {
           paginasAlemDoCursor++;
         }
-        for (String eventoId : fatos.keySet()) {
-          long inicio = System.nanoTime();
-          var aplicado = aplicador.aplicar(eventoId, ModoDeAplicacao.NORMAL);
-          if (aplicado.isPresent()) {
-            aplicados++;
-            metricas.aplicado("reconciliacao", aplicado.get(), System.nanoTime() - inicio);
-          }
-        }
+        aplicados += aplicar(fatos);
         proxima = pagina.proxima();
       } while (proxima != null);
     } catch (FalhaDaApiException e) {
@@ -253,6 +250,53 @@ public class Reconciliacao {
       log.info(mensagem, valores);
     }
     return rodada;
+  }
+
+  /**
+   * Applies a page's facts in one transaction, their orders locked first in one fixed order, as the
+   * listener applies a poll's records: one commit (one WAL flush) for the page instead of one per
+   * order, which at 600 events/s held reconciliation to about 40 orders a second. If that
+   * transaction fails, each fact is applied on its own, as before, so a fact that cannot be applied
+   * costs only itself.
+   *
+   * @return how many facts were applied
+   */
+  private int aplicar(Map<String, PedidoDaApi> fatos) {
+    if (fatos.size() > 1) {
+      long inicio = System.nanoTime();
+      List<EventoAplicado> feitos = new ArrayList<>(fatos.size());
+      try {
+        transacao.executeWithoutResult(
+            status -> {
+              aplicador.travarPedidosNaTransacao(
+                  fatos.values().stream().map(PedidoDaApi::id).toList());
+              for (String eventoId : fatos.keySet()) {
+                aplicador
+                    .aplicarNaTransacao(eventoId, ModoDeAplicacao.NORMAL)
+                    .ifPresent(feitos::add);
+              }
+            });
+        long porFato = (System.nanoTime() - inicio) / fatos.size();
+        feitos.forEach(feito -> metricas.aplicado("reconciliacao", feito, porFato));
+        return feitos.size();
+      } catch (RuntimeException e) {
+        log.warn(
+            "reconciliation: {} facts failed together ({}); applying them one at a time",
+            fatos.size(),
+            // A database error may quote a row's values: an email among them.
+            MascaraDeEmail.mascararNoTexto(e.toString()));
+      }
+    }
+    int aplicados = 0;
+    for (String eventoId : fatos.keySet()) {
+      long inicio = System.nanoTime();
+      var aplicado = aplicador.aplicar(eventoId, ModoDeAplicacao.NORMAL);
+      if (aplicado.isPresent()) {
+        aplicados++;
+        metricas.aplicado("reconciliacao", aplicado.get(), System.nanoTime() - inicio);
+      }
+    }
+    return aplicados;
   }
 
   /**

@@ -6,11 +6,13 @@ import static org.awaitility.Awaitility.await;
 import ch.qos.logback.classic.Level;
 import ch.qos.logback.classic.Logger;
 import ch.qos.logback.classic.spi.ILoggingEvent;
+import ch.qos.logback.core.AppenderBase;
 import ch.qos.logback.core.read.ListAppender;
 import com.zaxxer.hikari.HikariDataSource;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.sql.Connection;
 import java.sql.DriverManager;
+import java.sql.SQLException;
 import java.sql.Statement;
 import java.time.Clock;
 import java.time.Duration;
@@ -232,6 +234,54 @@ class ReconciliacaoTest extends ContextoDoAplicador {
       assertThat(rodada.paginas()).isEqualTo(3);
       assertThat(StatusDoPedido.atual(jdbc, p + "a")).isEqualTo("reembolsado");
       assertThat(cursor()).isEqualTo(OffsetDateTime.parse("2026-11-29T10:00:05Z").toInstant());
+    }
+  }
+
+  /**
+   * A page's facts are applied in one transaction; when it fails (here an order another session
+   * holds past the lock wait, released as soon as the round says so), each fact is applied on its
+   * own, and all of them are.
+   */
+  @Test
+  void paginaQueFalhaJuntaEAplicadaFatoAFato() throws Exception {
+    Logger logger = (Logger) LoggerFactory.getLogger(Reconciliacao.class);
+    try (var api = new ApiDaLojaDeTeste(paginas());
+        Connection outra = dataSource.getConnection();
+        Statement comando = outra.createStatement()) {
+      String chave = "hashtextextended('" + p + "b', 0)";
+      comando.execute("SELECT pg_advisory_lock(" + chave + ")");
+      List<String> avisos = new ArrayList<>();
+      AppenderBase<ILoggingEvent> liberaAoFalhar =
+          new AppenderBase<>() {
+            @Override
+            protected void append(ILoggingEvent linha) {
+              if (linha
+                  .getFormattedMessage()
+                  .startsWith("reconciliation: 2 facts failed together")) {
+                avisos.add(linha.getFormattedMessage());
+                try {
+                  comando.execute("SELECT pg_advisory_unlock(" + chave + ")");
+                } catch (SQLException e) {
+                  throw new IllegalStateException(e);
+                }
+              }
+            }
+          };
+      liberaAoFalhar.start();
+      logger.addAppender(liberaAoFalhar);
+      RodadaDeReconciliacao rodada;
+      try {
+        rodada = reconciliacao(api, Duration.ofSeconds(5)).reconciliar();
+      } finally {
+        logger.detachAppender(liberaAoFalhar);
+      }
+
+      assertThat(avisos).as("the page of a and b failed together").hasSize(1);
+      assertThat(rodada.situacao()).isEqualTo(Situacao.CONCLUIDA);
+      assertThat(rodada.aplicados()).isEqualTo(4);
+      assertThat(StatusDoPedido.atual(jdbc, p + "a")).isEqualTo("reembolsado");
+      assertThat(StatusDoPedido.atual(jdbc, p + "b")).isEqualTo("enviado");
+      assertThat(StatusDoPedido.atual(jdbc, p + "c")).isEqualTo("pago");
     }
   }
 
