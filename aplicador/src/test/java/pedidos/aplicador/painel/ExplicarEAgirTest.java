@@ -2,14 +2,10 @@ package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -17,20 +13,11 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.StatusDoPedido;
-import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.dominio.Status;
-import pedidos.infra.InfraLocal;
-import pedidos.infra.PapelNoBanco;
-import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Issue 18: an order explained on one page, anomalies grouped, and the operators' audited actions,
@@ -38,36 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
  * headless browser.
  */
 @Tag("todas-as-versoes-do-postgres")
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      "aplicador.tarefas-periodicas=false",
-      "management.server.port=0",
-      "aplicador.ops.usuario=" + ExplicarEAgirTest.USUARIO,
-      "aplicador.ops.senha=" + ExplicarEAgirTest.SENHA
-    })
-class ExplicarEAgirTest {
+class ExplicarEAgirTest extends ContextoWebDoPainel {
 
-  static final String USUARIO = "operadora";
-  static final String SENHA = "senha-de-teste-das-acoes";
-
-  @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
-    TopicosDeTeste.comoORelay();
-  }
-
-  @LocalServerPort int porta;
   @Autowired JdbcClient jdbc;
   @Autowired AplicadorDeEventos aplicador;
-
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final JsonMapper json = JsonMapper.builder().build();
-
-  /** The database's administrator: what the applier's role rightly cannot do and a test must. */
-  private static JdbcClient comoAdministrador() {
-    return JdbcClient.create(InfraLocal.compartilhada().postgres().dataSource());
-  }
 
   /**
    * Paid, canceled, then a late 'enviado' (newer, arriving last): the order stays canceled, picking
@@ -168,17 +129,7 @@ class ExplicarEAgirTest {
   void aPaginaNoNavegador(@TempDir Path perfil) throws Exception {
     PedidoDeTeste pedido = canceladoComEnviadoTardio();
 
-    String dom =
-        ChromiumSemCabeca.renderizar(
-            "http://"
-                + USUARIO
-                + ":"
-                + SENHA
-                + "@127.0.0.1:"
-                + porta
-                + "/pedido.html?id="
-                + pedido.id(),
-            perfil);
+    String dom = ChromiumSemCabeca.renderizar(comLogin("/pedido.html?id=" + pedido.id()), perfil);
 
     assertThat(dom)
         .contains("The order is cancelado because of event " + pedido.evento(Status.CANCELADO))
@@ -190,14 +141,7 @@ class ExplicarEAgirTest {
 
     String anomalias =
         ChromiumSemCabeca.renderizar(
-            "http://"
-                + USUARIO
-                + ":"
-                + SENHA
-                + "@127.0.0.1:"
-                + porta
-                + "/anomalias.html?tipo=regressao_de_terminal",
-            perfil);
+            comLogin("/anomalias.html?tipo=regressao_de_terminal"), perfil);
     assertThat(anomalias)
         .contains(pedido.id())
         .contains("Terminal regression: a newer fact")
@@ -407,15 +351,15 @@ class ExplicarEAgirTest {
             "/status/acoes/republicar-efeito?pedido=" + pedido.id() + "&efeito=liberar_separacao",
             "/status/acoes/liberar-quarentena?id=1",
             "/status/acoes/republicar-morto?id=1")) {
-      assertThat(enviar(caminho, null, null, true).statusCode()).as(caminho).isEqualTo(401);
-      assertThat(enviar(caminho, USUARIO, "senha-errada-mas-longa", true).statusCode())
+      assertThat(enviar(caminho, null, null, true, null).statusCode()).as(caminho).isEqualTo(401);
+      assertThat(enviar(caminho, USUARIO, "senha-errada-mas-longa", true, null).statusCode())
           .as(caminho)
           .isEqualTo(401);
     }
     assertThat(auditoria(pedido.id(), "rederivar_pedido")).as("anonymous does nothing").isEmpty();
 
     HttpResponse<String> semCabecalho =
-        enviar("/status/acoes/rederivar-pedido?pedido=" + pedido.id(), USUARIO, SENHA, false);
+        enviar("/status/acoes/rederivar-pedido?pedido=" + pedido.id(), USUARIO, SENHA, false, null);
 
     assertThat(semCabecalho.statusCode()).isEqualTo(403);
     assertThat(auditoria(pedido.id(), "rederivar_pedido"))
@@ -444,44 +388,5 @@ class ExplicarEAgirTest {
         .params(pedidoId, acao)
         .query((rs, n) -> Map.of("operador", rs.getString(1), "resultado", rs.getString(2)))
         .list();
-  }
-
-  private JsonNode getJson(String caminho) throws Exception {
-    HttpResponse<String> resposta = get(caminho, USUARIO, SENHA);
-    assertThat(resposta.statusCode()).as(caminho + ": " + resposta.body()).isEqualTo(200);
-    return json.readTree(resposta.body());
-  }
-
-  private HttpResponse<String> get(String caminho, String usuario, String senha) throws Exception {
-    HttpRequest.Builder pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + caminho));
-    if (usuario != null) {
-      pedido.header("Authorization", autorizacao(usuario, senha));
-    }
-    return http.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpResponse<String> post(String caminho) throws Exception {
-    return enviar(caminho, USUARIO, SENHA, true);
-  }
-
-  private HttpResponse<String> enviar(
-      String caminho, String usuario, String senha, boolean cabecalho) throws Exception {
-    HttpRequest.Builder pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + caminho))
-            .POST(HttpRequest.BodyPublishers.noBody());
-    if (usuario != null) {
-      pedido.header("Authorization", autorizacao(usuario, senha));
-    }
-    if (cabecalho) {
-      pedido.header(AcoesDasOperacoes.CABECALHO, "1");
-    }
-    return http.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String autorizacao(String usuario, String senha) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((usuario + ":" + senha).getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -16,15 +16,8 @@ import javax.imageio.ImageIO;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import pedidos.aplicador.TopicosDeTeste;
 import pedidos.infra.InfraLocal;
-import pedidos.infra.PapelNoBanco;
-import pedidos.testes.InfraDeTeste;
 
 /**
  * The flow charts in a real headless browser (Debian's chromium), checked on the screenshot's
@@ -32,19 +25,8 @@ import pedidos.testes.InfraDeTeste;
  * data fall in the window, higher where the values are higher, and nowhere when the window has no
  * data.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      "aplicador.tarefas-periodicas=false",
-      "management.server.port=0",
-      "aplicador.ops.usuario=" + GraficosDoFluxoTest.USUARIO,
-      "aplicador.ops.senha=" + GraficosDoFluxoTest.SENHA
-    })
 @Tag("todas-as-versoes-do-postgres")
-class GraficosDoFluxoTest {
-
-  static final String USUARIO = "operador";
-  static final String SENHA = "senha-dos-graficos-bem-longa";
+class GraficosDoFluxoTest extends ContextoWebDoPainel {
 
   /** The plot area's border in fluxo.js. */
   private static final int QUADRO = 0xc4cad4;
@@ -65,14 +47,6 @@ class GraficosDoFluxoTest {
   private static final int MINUTOS = 180;
   private static final Instant PRIMEIRO_COM_DADOS = Instant.parse("2099-06-01T10:00:00Z");
   private static final int MINUTOS_COM_DADOS = 60;
-
-  @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
-    TopicosDeTeste.comoORelay();
-  }
-
-  @LocalServerPort int porta;
 
   @Test
   void osGraficosDesenhamOsDadosOndeElesEstaoENadaNumaJanelaVazia(@TempDir Path pasta)
@@ -227,19 +201,7 @@ class GraficosDoFluxoTest {
     Path foto = Path.of("target", "graficos-do-fluxo-" + pasta.getFileName() + ".png");
     // The browser logs in with the credentials in the URL, as through its prompt.
     ChromiumSemCabeca.fotografar(
-        "http://"
-            + USUARIO
-            + ":"
-            + SENHA
-            + "@127.0.0.1:"
-            + porta
-            + "/status.html?fluxo-minutos="
-            + MINUTOS
-            + "&fluxo-ate="
-            + ate,
-        pasta,
-        foto,
-        2600);
+        comLogin("/status.html?fluxo-minutos=" + MINUTOS + "&fluxo-ate=" + ate), pasta, foto, 2600);
     return ImageIO.read(foto.toFile());
   }
 

@@ -3,11 +3,9 @@ package pedidos.aplicador.painel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.assertj.core.api.Assertions.assertThatThrownBy;
 import static org.awaitility.Awaitility.await;
-import static pedidos.aplicador.painel.PaginaDeStatusTest.autorizacao;
 
 import io.micrometer.core.instrument.MeterRegistry;
 import java.net.URI;
-import java.net.http.HttpClient;
 import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.sql.Connection;
@@ -24,53 +22,27 @@ import java.util.regex.Pattern;
 import javax.sql.DataSource;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import pedidos.aplicador.TopicosDeTeste;
-import pedidos.infra.PapelNoBanco;
-import pedidos.testes.InfraDeTeste;
+import org.springframework.test.context.TestPropertySource;
 
 /**
  * The ops surfaces are for operators only, and a flood of page loads costs the database one round
  * of queries per cache period, on connections the applies never need.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      "aplicador.tarefas-periodicas=false",
-      "management.server.port=0",
-      "aplicador.ops.usuario=" + OperacoesProtegidasTest.USUARIO,
-      "aplicador.ops.senha=" + OperacoesProtegidasTest.SENHA,
-      // Longer than the test, so that every request of a burst falls within one period.
-      "aplicador.painel.cache=10m"
-    })
-class OperacoesProtegidasTest {
+// Longer than the test, so that every request of a burst falls within one period: a context of
+// its own.
+@TestPropertySource(properties = "aplicador.painel.cache=10m")
+class OperacoesProtegidasTest extends ContextoWebDoPainel {
 
-  static final String USUARIO = "operador";
-  static final String SENHA = "outra-senha-longa-de-teste";
-
-  @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
-    // The relay's, in a deployment: the applier checks them at start and creates none.
-    TopicosDeTeste.comoORelay();
-  }
-
-  @LocalServerPort int porta;
   @LocalManagementPort int portaDeGestao;
   @Autowired PainelDeOperacoes painel;
   @Autowired MeterRegistry metricas;
   @Autowired DataSource poolDoServico;
 
-  private final HttpClient http = HttpClient.newHttpClient();
-
   @Test
   void anonimoRecebe401SemDados() throws Exception {
     for (String caminho : List.of("/status.html", "/status/painel")) {
-      HttpResponse<String> resposta = get(porta, caminho, null);
+      HttpResponse<String> resposta = get(porta, caminho, null, null);
 
       assertThat(resposta.statusCode()).as(caminho).isEqualTo(401);
       assertThat(resposta.headers().firstValue("WWW-Authenticate"))
@@ -82,20 +54,17 @@ class OperacoesProtegidasTest {
 
   @Test
   void senhaErradaOuUsuarioErradoRecebe401() throws Exception {
-    assertThat(get(porta, "/status/painel", autorizacao(USUARIO, SENHA + "x")).statusCode())
-        .isEqualTo(401);
-    assertThat(get(porta, "/status/painel", autorizacao("outro", SENHA)).statusCode())
-        .isEqualTo(401);
-    assertThat(
-            get(portaDeGestao, "/actuator/prometheus", autorizacao(USUARIO, "errada")).statusCode())
+    assertThat(get(porta, "/status/painel", USUARIO, SENHA + "x").statusCode()).isEqualTo(401);
+    assertThat(get(porta, "/status/painel", "outro", SENHA).statusCode()).isEqualTo(401);
+    assertThat(get(portaDeGestao, "/actuator/prometheus", USUARIO, "errada").statusCode())
         .isEqualTo(401);
   }
 
   @Test
   void operadorVeAPaginaEOPainel() throws Exception {
-    HttpResponse<String> pagina = get(porta, "/status.html", autorizacao(USUARIO, SENHA));
+    HttpResponse<String> pagina = get(porta, "/status.html", USUARIO, SENHA);
     painel.esquecer();
-    HttpResponse<String> json = get(porta, "/status/painel", autorizacao(USUARIO, SENHA));
+    HttpResponse<String> json = get(porta, "/status/painel", USUARIO, SENHA);
 
     assertThat(pagina.statusCode()).isEqualTo(200);
     assertThat(pagina.body()).contains("status/painel");
@@ -112,7 +81,7 @@ class OperacoesProtegidasTest {
           .atMost(Duration.ofSeconds(60))
           .untilAsserted(
               () -> {
-                HttpResponse<String> resposta = get(portaDeGestao, caminho, null);
+                HttpResponse<String> resposta = get(portaDeGestao, caminho, null, null);
 
                 assertThat(resposta.statusCode()).as(caminho).isEqualTo(200);
                 assertThat(resposta.body())
@@ -122,10 +91,9 @@ class OperacoesProtegidasTest {
                     .doesNotContain("details");
               });
     }
-    HttpResponse<String> operador =
-        get(portaDeGestao, "/actuator/health", autorizacao(USUARIO, SENHA));
+    HttpResponse<String> operador = get(portaDeGestao, "/actuator/health", USUARIO, SENHA);
     assertThat(operador.body()).contains("\"components\"").contains("\"db\"");
-    assertThat(get(portaDeGestao, "/actuator/health/readiness", autorizacao(USUARIO, SENHA)).body())
+    assertThat(get(portaDeGestao, "/actuator/health/readiness", USUARIO, SENHA).body())
         .as("ready only once the listener has its partitions")
         .contains("\"ouvinte\"")
         .contains("\"readinessState\"");
@@ -134,12 +102,11 @@ class OperacoesProtegidasTest {
   @Test
   void prometheusEInfoSoComCredenciais() throws Exception {
     for (String caminho : List.of("/actuator/prometheus", "/actuator/info", "/actuator")) {
-      HttpResponse<String> resposta = get(portaDeGestao, caminho, null);
+      HttpResponse<String> resposta = get(portaDeGestao, caminho, null, null);
       assertThat(resposta.statusCode()).as(caminho).isEqualTo(401);
       assertThat(resposta.body()).as(caminho).doesNotContain("aplicador_");
     }
-    HttpResponse<String> operador =
-        get(portaDeGestao, "/actuator/prometheus", autorizacao(USUARIO, SENHA));
+    HttpResponse<String> operador = get(portaDeGestao, "/actuator/prometheus", USUARIO, SENHA);
     assertThat(operador.statusCode()).isEqualTo(200);
     assertThat(operador.body()).contains("jvm_");
   }
@@ -168,7 +135,7 @@ class OperacoesProtegidasTest {
         Callable<HttpResponse<String>> leitura =
             () -> {
               largada.await();
-              return get(porta, "/status/painel", autorizacao(USUARIO, SENHA));
+              return get(porta, "/status/painel", USUARIO, SENHA);
             };
         respostas.add(threads.submit(leitura));
       }
@@ -226,16 +193,5 @@ class OperacoesProtegidasTest {
     Matcher m = Pattern.compile("\"agora\":\"([^\"]+)\"").matcher(json);
     assertThat(m.find()).as(json).isTrue();
     return m.group(1);
-  }
-
-  private HttpResponse<String> get(int portaAlvo, String caminho, String autorizacao)
-      throws Exception {
-    HttpRequest.Builder pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + portaAlvo + caminho))
-            .timeout(Duration.ofSeconds(30));
-    if (autorizacao != null) {
-      pedido.header("Authorization", autorizacao);
-    }
-    return http.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
   }
 }

@@ -2,34 +2,22 @@ package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
 import java.net.URLEncoder;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
-import java.util.Base64;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
-import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
 import pedidos.aplicador.LinhaDeComandoDeTeste;
 import pedidos.aplicador.LinhaDeComandoDeTeste.Execucao;
-import pedidos.aplicador.TopicosDeTeste;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.PapelNoBanco;
 import pedidos.infra.PostgresLocal;
-import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Issue 29: operators pause and resume delivery to the picking system from the status page and from
@@ -37,35 +25,10 @@ import tools.jackson.databind.json.JsonMapper;
  * whom and why, with the backlog and its oldest effect's age, in a real headless browser. What the
  * relay does with the state is {@code publicador-outbox}'s PausaDaEntregaTest.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      "aplicador.tarefas-periodicas=false",
-      "management.server.port=0",
-      "aplicador.ops.usuario=" + PausaDaEntregaTest.USUARIO,
-      "aplicador.ops.senha=" + PausaDaEntregaTest.SENHA
-    })
-class PausaDaEntregaTest {
+class PausaDaEntregaTest extends ContextoWebDoPainel {
 
-  static final String USUARIO = "operadora-do-armazem";
-  static final String SENHA = "senha-de-teste-da-pausa";
-
-  @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
-    TopicosDeTeste.comoORelay();
-  }
-
-  @LocalServerPort int porta;
-
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final JsonMapper json = JsonMapper.builder().build();
   private final String pedido = "ord-pausa-" + UUID.randomUUID().toString().substring(0, 8);
   private final String motivo = "warehouse maintenance " + pedido;
-
-  private static JdbcClient comoAdministrador() {
-    return JdbcClient.create(InfraLocal.compartilhada().postgres().dataSource());
-  }
 
   @AfterEach
   void aoVivoDeNovo() {
@@ -82,16 +45,20 @@ class PausaDaEntregaTest {
   void pausarERetomarPelaPaginaSaoAcoesAuditadasEOBannerMostraOAcumulado(@TempDir Path perfil)
       throws Exception {
     // Refused before anything changes, and audited: a forged cross-site request, no reason.
-    assertThat(enviar("/status/acoes/pausar-entrega?motivo=x", false).statusCode()).isEqualTo(403);
-    HttpResponse<String> semMotivo = enviar("/status/acoes/pausar-entrega", true);
+    assertThat(
+            enviar("/status/acoes/pausar-entrega?motivo=x", USUARIO, SENHA, false, null)
+                .statusCode())
+        .isEqualTo(403);
+    HttpResponse<String> semMotivo = post("/status/acoes/pausar-entrega");
     assertThat(semMotivo.statusCode()).isEqualTo(400);
     assertThat(semMotivo.body()).contains("recusado", "say why");
-    assertThat(anonimo("/status/acoes/pausar-entrega?motivo=x").statusCode()).isEqualTo(401);
+    assertThat(enviar("/status/acoes/pausar-entrega?motivo=x", null, null, true, null).statusCode())
+        .isEqualTo(401);
     assertThat(estado().path("modo").stringValue()).isEqualTo("ao_vivo");
 
-    JsonNode pausada = json.readTree(enviar(pausar(), true).body());
+    JsonNode pausada = json.readTree(post(pausar()).body());
     assertThat(pausada.path("resultado").stringValue()).isEqualTo("feito");
-    JsonNode outraVez = json.readTree(enviar(pausar(), true).body());
+    JsonNode outraVez = json.readTree(post(pausar()).body());
     assertThat(outraVez.path("resultado").stringValue()).isEqualTo("nada_a_fazer");
     assertThat(outraVez.path("detalhe").stringValue()).contains("already paused", USUARIO, motivo);
 
@@ -109,9 +76,7 @@ class PausaDaEntregaTest {
     assertThat(estado.path("pendentes").longValue()).isPositive();
     assertThat(estado.path("idadeDoMaisAntigo").doubleValue()).isGreaterThanOrEqualTo(600);
 
-    String dom =
-        ChromiumSemCabeca.renderizar(
-            "http://" + USUARIO + ":" + SENHA + "@127.0.0.1:" + porta + "/status.html", perfil);
+    String dom = ChromiumSemCabeca.renderizar(comLogin("/status.html"), perfil);
     assertThat(dom)
         .contains("id=\"entrega\" class=\"pausada\"")
         .contains("<strong id=\"entrega-modo\">PAUSED</strong>")
@@ -122,14 +87,14 @@ class PausaDaEntregaTest {
         .containsPattern("id=\"entrega-idade\">([1-9][0-9]* min|[0-9.]+ h)<")
         .contains("Resume delivery");
 
-    JsonNode retomada = json.readTree(enviar("/status/acoes/retomar-entrega", true).body());
+    JsonNode retomada = json.readTree(post("/status/acoes/retomar-entrega").body());
     assertThat(retomada.path("resultado").stringValue()).isEqualTo("feito");
     assertThat(retomada.path("detalhe").stringValue()).contains("configured pace");
     assertThat(estado().path("modo").stringValue())
         .as("until the relay drains it")
         .isEqualTo("esvaziando");
     assertThat(
-            json.readTree(enviar("/status/acoes/retomar-entrega", true).body())
+            json.readTree(post("/status/acoes/retomar-entrega").body())
                 .path("resultado")
                 .stringValue())
         .isEqualTo("nada_a_fazer");
@@ -202,13 +167,7 @@ class PausaDaEntregaTest {
   }
 
   private JsonNode estado() throws Exception {
-    HttpRequest pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + "/status/entrega"))
-            .header("Authorization", autorizacao())
-            .build();
-    HttpResponse<String> resposta = http.send(pedido, HttpResponse.BodyHandlers.ofString());
-    assertThat(resposta.statusCode()).isEqualTo(200);
-    return json.readTree(resposta.body());
+    return getJson("/status/entrega");
   }
 
   /** This test's operator's audit rows, newest last: action, result and detail. */
@@ -223,31 +182,5 @@ class PausaDaEntregaTest {
         .list()
         .stream()
         .collect(java.util.stream.Collectors.joining("\n"));
-  }
-
-  private HttpResponse<String> anonimo(String caminho) throws Exception {
-    return http.send(
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + caminho))
-            .header(AcoesDasOperacoes.CABECALHO, "1")
-            .POST(HttpRequest.BodyPublishers.noBody())
-            .build(),
-        HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpResponse<String> enviar(String caminho, boolean cabecalho) throws Exception {
-    HttpRequest.Builder pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + caminho))
-            .header("Authorization", autorizacao())
-            .POST(HttpRequest.BodyPublishers.noBody());
-    if (cabecalho) {
-      pedido.header(AcoesDasOperacoes.CABECALHO, "1");
-    }
-    return http.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String autorizacao() {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((USUARIO + ":" + SENHA).getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -3,17 +3,12 @@ package pedidos.aplicador.painel;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.ArrayList;
-import java.util.Base64;
 import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
@@ -26,16 +21,12 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.WebApplicationType;
 import org.springframework.boot.builder.SpringApplicationBuilder;
 import org.springframework.boot.logging.LoggingSystem;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
+import org.springframework.test.context.TestPropertySource;
 import pedidos.aplicador.AplicadorApplication;
 import pedidos.aplicador.LinhaDeComandoDeTeste;
 import pedidos.aplicador.StatusDoPedido;
-import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.dominio.Status;
 import pedidos.infra.InfraLocal;
@@ -43,7 +34,6 @@ import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
 import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Issue 29, item 2: re-deriving many orders at once, on the real database and broker, through HTTP
@@ -52,40 +42,19 @@ import tools.jackson.databind.json.JsonMapper;
  * another instance when the one running it stops, and never runs on two at once; the page shows the
  * dry run's numbers and a progress bar that moves, in headless Chromium.
  */
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
+@TestPropertySource(
     properties = {
       // The runner runs with the periodic work; reconciliation stays off (no API configured).
       "aplicador.tarefas-periodicas=true",
       "aplicador.rederivacao-em-massa.intervalo=200ms",
       "aplicador.rederivacao-em-massa.pedidos-por-segundo=50",
-      "aplicador.rederivacao-em-massa.maximo-de-pedidos=1000",
-      "management.server.port=0",
-      "aplicador.ops.usuario=" + RederivacaoEmMassaTest.USUARIO,
-      "aplicador.ops.senha=" + RederivacaoEmMassaTest.SENHA
+      "aplicador.rederivacao-em-massa.maximo-de-pedidos=1000"
     })
-class RederivacaoEmMassaTest {
+class RederivacaoEmMassaTest extends ContextoWebDoPainel {
 
-  static final String USUARIO = "operadora";
-  static final String SENHA = "senha-de-teste-da-rederivacao";
-
-  @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
-    TopicosDeTeste.comoORelay();
-  }
-
-  @LocalServerPort int porta;
   @Autowired JdbcClient jdbc;
   @Autowired AplicadorDeEventos aplicador;
   @Autowired ExecutorDeRederivacoes executor;
-
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final JsonMapper json = JsonMapper.builder().build();
-
-  private static JdbcClient comoAdministrador() {
-    return JdbcClient.create(InfraLocal.compartilhada().postgres().dataSource());
-  }
 
   /**
    * Paid, cancelled, then a late 'enviado': the order is cancelado at version 20, with two effects.
@@ -595,49 +564,5 @@ class RederivacaoEmMassaTest {
         .param(alvo)
         .query(String.class)
         .list();
-  }
-
-  private JsonNode getJson(String caminho) throws Exception {
-    HttpResponse<String> resposta = get(caminho, USUARIO, SENHA);
-    assertThat(resposta.statusCode()).as(caminho + ": " + resposta.body()).isEqualTo(200);
-    return json.readTree(resposta.body());
-  }
-
-  private HttpResponse<String> get(String caminho, String usuario, String senha) throws Exception {
-    HttpRequest.Builder pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + caminho));
-    if (usuario != null) {
-      pedido.header("Authorization", autorizacao(usuario, senha));
-    }
-    return http.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private HttpResponse<String> post(String caminho, String corpo) throws Exception {
-    return enviar(caminho, USUARIO, SENHA, true, corpo);
-  }
-
-  private HttpResponse<String> enviar(
-      String caminho, String usuario, String senha, boolean cabecalho, String corpo)
-      throws Exception {
-    HttpRequest.Builder pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + caminho))
-            .POST(
-                corpo == null
-                    ? HttpRequest.BodyPublishers.noBody()
-                    : HttpRequest.BodyPublishers.ofString(corpo))
-            .header("Content-Type", "text/plain");
-    if (usuario != null) {
-      pedido.header("Authorization", autorizacao(usuario, senha));
-    }
-    if (cabecalho) {
-      pedido.header(AcoesDasOperacoes.CABECALHO, "1");
-    }
-    return http.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
-  }
-
-  private static String autorizacao(String usuario, String senha) {
-    return "Basic "
-        + Base64.getEncoder()
-            .encodeToString((usuario + ":" + senha).getBytes(StandardCharsets.UTF_8));
   }
 }

@@ -2,16 +2,11 @@ package pedidos.aplicador.painel;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
-import java.net.URI;
-import java.net.http.HttpClient;
-import java.net.http.HttpRequest;
 import java.net.http.HttpResponse;
-import java.nio.charset.StandardCharsets;
 import java.nio.file.Path;
 import java.time.Instant;
 import java.time.LocalDate;
 import java.time.ZoneOffset;
-import java.util.Base64;
 import java.util.List;
 import java.util.UUID;
 import java.util.concurrent.ThreadLocalRandom;
@@ -22,22 +17,14 @@ import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.io.TempDir;
 import org.springframework.beans.factory.annotation.Autowired;
-import org.springframework.boot.test.context.SpringBootTest;
-import org.springframework.boot.test.web.server.LocalServerPort;
 import org.springframework.jdbc.core.simple.JdbcClient;
-import org.springframework.test.context.DynamicPropertyRegistry;
-import org.springframework.test.context.DynamicPropertySource;
-import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.CaixaDeEntrada;
 import pedidos.aplicador.aplicacao.LeitorDeEventos;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.ModoDeAplicacao;
-import pedidos.infra.PapelNoBanco;
 import pedidos.testes.Consultas;
-import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
-import tools.jackson.databind.json.JsonMapper;
 
 /**
  * Issue 29: lost webhooks on the anomalies page, with the operators' login: grouped by event type,
@@ -47,33 +34,13 @@ import tools.jackson.databind.json.JsonMapper;
  * day of its own in the past, so other tests' records never fall in its windows.
  */
 @Tag("todas-as-versoes-do-postgres")
-@SpringBootTest(
-    webEnvironment = SpringBootTest.WebEnvironment.RANDOM_PORT,
-    properties = {
-      "aplicador.tarefas-periodicas=false",
-      "management.server.port=0",
-      "aplicador.ops.usuario=" + WebhooksPerdidosTest.USUARIO,
-      "aplicador.ops.senha=" + WebhooksPerdidosTest.SENHA
-    })
-class WebhooksPerdidosTest {
+class WebhooksPerdidosTest extends ContextoWebDoPainel {
 
-  static final String USUARIO = "operadora";
-  static final String SENHA = "senha-de-teste-dos-perdidos";
-
-  @DynamicPropertySource
-  static void infra(DynamicPropertyRegistry registro) {
-    InfraDeTeste.registrar(registro, PapelNoBanco.APLICADOR);
-    TopicosDeTeste.comoORelay();
-  }
-
-  @LocalServerPort int porta;
   @Autowired JdbcClient jdbc;
   @Autowired DataSource dataSource;
   @Autowired CaixaDeEntrada caixaDeEntrada;
   @Autowired AplicadorDeEventos aplicador;
 
-  private final HttpClient http = HttpClient.newHttpClient();
-  private final JsonMapper json = JsonMapper.builder().build();
   private final String p = UUID.randomUUID().toString().substring(0, 8) + "-";
   // A day of its own for each test, years ago: no other test reveals facts then.
   private static final AtomicInteger DIAS =
@@ -228,17 +195,12 @@ class WebhooksPerdidosTest {
   void aPaginaDeAnomaliasNoNavegador(@TempDir Path perfil) throws Exception {
     String dom =
         ChromiumSemCabeca.renderizar(
-            "http://"
-                + USUARIO
-                + ":"
-                + SENHA
-                + "@127.0.0.1:"
-                + porta
-                + "/anomalias.html?desde="
-                + dia
-                + "T00:00:00Z&ate="
-                + dia.plusDays(1)
-                + "T00:00:00Z",
+            comLogin(
+                "/anomalias.html?desde="
+                    + dia
+                    + "T00:00:00Z&ate="
+                    + dia.plusDays(1)
+                    + "T00:00:00Z"),
             perfil);
 
     assertThat(dom)
@@ -319,24 +281,5 @@ class WebhooksPerdidosTest {
         .filter(g -> g.path("tipo").stringValue().equals(tipo))
         .findFirst()
         .orElseThrow();
-  }
-
-  private JsonNode getJson(String caminho) throws Exception {
-    HttpResponse<String> resposta = get(caminho, USUARIO, SENHA);
-    assertThat(resposta.statusCode()).as(caminho + ": " + resposta.body()).isEqualTo(200);
-    return json.readTree(resposta.body());
-  }
-
-  private HttpResponse<String> get(String caminho, String usuario, String senha) throws Exception {
-    HttpRequest.Builder pedido =
-        HttpRequest.newBuilder(URI.create("http://127.0.0.1:" + porta + caminho));
-    if (usuario != null) {
-      pedido.header(
-          "Authorization",
-          "Basic "
-              + Base64.getEncoder()
-                  .encodeToString((usuario + ":" + senha).getBytes(StandardCharsets.UTF_8)));
-    }
-    return http.send(pedido.build(), HttpResponse.BodyHandlers.ofString());
   }
 }
