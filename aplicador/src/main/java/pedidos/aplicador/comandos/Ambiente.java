@@ -29,6 +29,11 @@ final class Ambiente {
   static final String USUARIO_DO_APLICADOR =
       "  SPRING_DATASOURCE_USERNAME   the applier's role; pedidos_aplicador if unset";
   static final String SENHA_DO_APLICADOR = "  SPRING_DATASOURCE_PASSWORD   its password";
+  // Those of a command that runs in the service's context (replay, rederivar-em-massa).
+  static final String DO_SERVICO = "  The service's own (SPRING_DATASOURCE_*, SPRING_KAFKA_*,";
+  static final String DO_SERVICO_KAFKA =
+      "  PEDIDOS_KAFKA_ASSINATURA...): it runs in the service's context, without";
+  static final String DO_SERVICO_SEM_TRAFEGO = "  its web server, listener and periodic work.";
 
   /** The applier's own role, as application.properties names it. */
   private static final String PAPEL_DO_APLICADOR = "pedidos_aplicador";

@@ -8,7 +8,6 @@ import java.nio.file.Path;
 import java.time.Instant;
 import java.util.concurrent.Callable;
 import org.springframework.context.ConfigurableApplicationContext;
-import pedidos.aplicador.comandos.ComandoDeReplay.InstanteIso;
 import pedidos.aplicador.painel.Desfecho;
 import pedidos.aplicador.painel.ExecutorDeRederivacoes;
 import pedidos.aplicador.painel.LotesDeRederivacao;
@@ -38,15 +37,11 @@ import picocli.CommandLine.Spec;
           + " too), paced, and it can be paused, resumed or cancelled from the page. Stopping"
           + " the command (Ctrl-C) leaves it where it is: a running applier goes on with it, or"
           + " --lote follows it again.",
-      "Instants are written in UTC, as 2026-11-30T10:00:00Z.",
+      InstanteIso.EM_UTC,
     },
     sortOptions = false,
     footerHeading = "%nEnvironment:%n",
-    footer = {
-      "  The service's own (SPRING_DATASOURCE_*, SPRING_KAFKA_*,",
-      "  PEDIDOS_KAFKA_ASSINATURA...): it runs in the service's context, without",
-      "  its web server, listener and periodic work."
-    },
+    footer = {Ambiente.DO_SERVICO, Ambiente.DO_SERVICO_KAFKA, Ambiente.DO_SERVICO_SEM_TRAFEGO},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the dry run (or, with --executar, the run) is done",

@@ -2,7 +2,6 @@ package pedidos.aplicador.comandos;
 
 import java.io.PrintWriter;
 import java.time.Instant;
-import java.time.format.DateTimeParseException;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.Callable;
@@ -13,12 +12,10 @@ import pedidos.aplicador.replay.ResumoDoReplay;
 import picocli.CommandLine.ArgGroup;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
-import picocli.CommandLine.ITypeConverter;
 import picocli.CommandLine.Mixin;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.Option;
 import picocli.CommandLine.Spec;
-import picocli.CommandLine.TypeConversionException;
 
 /**
  * {@code replay}: {@link Replay}, in the service's context without its web server, listener or
@@ -33,15 +30,11 @@ import picocli.CommandLine.TypeConversionException;
           + " progress, and is safe to run any number of times.",
       "Its own consumer, which never commits: the live group is untouched. Records without the"
           + " relay's valid signature are reported and skipped, as the listener refuses them.",
-      "Instants are written in UTC, as 2026-11-30T10:00:00Z.",
+      InstanteIso.EM_UTC,
     },
     sortOptions = false,
     footerHeading = "%nEnvironment:%n",
-    footer = {
-      "  The service's own (SPRING_DATASOURCE_*, SPRING_KAFKA_*,",
-      "  PEDIDOS_KAFKA_ASSINATURA...): it runs in the service's context, without",
-      "  its web server, listener and periodic work."
-    },
+    footer = {Ambiente.DO_SERVICO, Ambiente.DO_SERVICO_KAFKA, Ambiente.DO_SERVICO_SEM_TRAFEGO},
     exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the range was replayed",
@@ -133,20 +126,6 @@ final class ComandoDeReplay implements Callable<Integer> {
           resumo.inaplicaveis(),
           resumo.naoAutenticados());
       return ExitCode.OK;
-    }
-  }
-
-  /** An instant as ISO-8601 writes it in UTC, with a message that shows how. */
-  static final class InstanteIso implements ITypeConverter<Instant> {
-
-    @Override
-    public Instant convert(String valor) {
-      try {
-        return Instant.parse(valor);
-      } catch (DateTimeParseException e) {
-        throw new TypeConversionException(
-            "'" + valor + "' is not an instant: write it in UTC, as 2026-11-30T10:00:00Z");
-      }
     }
   }
 }

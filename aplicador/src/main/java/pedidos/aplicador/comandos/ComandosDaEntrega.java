@@ -2,6 +2,7 @@ package pedidos.aplicador.comandos;
 
 import java.io.PrintWriter;
 import java.util.concurrent.Callable;
+import java.util.function.Function;
 import pedidos.aplicador.entrega.PausaDaEntrega;
 import picocli.CommandLine.Command;
 import picocli.CommandLine.ExitCode;
@@ -18,10 +19,27 @@ import picocli.CommandLine.Spec;
  */
 final class ComandosDaEntrega {
 
+  /** Where the audit and the message say the change came from. */
+  private static final String ORIGEM = "command line";
+
   private ComandosDaEntrega() {}
 
+  /** Both commands' change, on one connection as the applier's role, then its report. */
+  private static int mudar(
+      CommandSpec spec,
+      Credenciais aplicador,
+      Function<PausaDaEntrega, PausaDaEntrega.Mudanca> mudanca) {
+    try (ConexaoDeComando conexao = ConexaoDeComando.abrir(aplicador)) {
+      PausaDaEntrega.Mudanca feita =
+          mudanca.apply(new PausaDaEntrega(conexao.jdbc(), conexao.transacao()));
+      relatar(feita, conexao, spec.commandLine().getOut());
+      return ExitCode.OK;
+    }
+  }
+
   /** What both print after the change: the state the relays will read, and the backlog. */
-  static void relatar(PausaDaEntrega.Mudanca mudanca, ConexaoDeComando conexao, PrintWriter saida) {
+  private static void relatar(
+      PausaDaEntrega.Mudanca mudanca, ConexaoDeComando conexao, PrintWriter saida) {
     saida.printf("%s: %s%n", mudanca.resultado(), mudanca.detalhe());
     PausaDaEntrega.Situacao situacao = PausaDaEntrega.ler(conexao.jdbc());
     saida.printf(
@@ -91,13 +109,7 @@ final class ComandosDaEntrega {
             spec.commandLine(),
             "--motivo must say why, in at most " + PausaDaEntrega.MOTIVO_MAXIMO + " characters");
       }
-      try (ConexaoDeComando conexao = ConexaoDeComando.abrir(aplicador)) {
-        PausaDaEntrega.Mudanca mudanca =
-            new PausaDaEntrega(conexao.jdbc(), conexao.transacao())
-                .pausar(operador.strip(), motivo, "command line");
-        relatar(mudanca, conexao, spec.commandLine().getOut());
-        return ExitCode.OK;
-      }
+      return mudar(spec, aplicador, pausa -> pausa.pausar(operador.strip(), motivo, ORIGEM));
     }
   }
 
@@ -145,13 +157,7 @@ final class ComandosDaEntrega {
     public Integer call() {
       Credenciais aplicador = ambiente.doAplicador(spec);
       validar(spec, operador);
-      try (ConexaoDeComando conexao = ConexaoDeComando.abrir(aplicador)) {
-        PausaDaEntrega.Mudanca mudanca =
-            new PausaDaEntrega(conexao.jdbc(), conexao.transacao())
-                .retomar(operador.strip(), "command line");
-        relatar(mudanca, conexao, spec.commandLine().getOut());
-        return ExitCode.OK;
-      }
+      return mudar(spec, aplicador, pausa -> pausa.retomar(operador.strip(), ORIGEM));
     }
   }
 
