@@ -31,12 +31,19 @@ class AcoesDaRederivacaoEmMassa {
   private final AcoesDasOperacoes acoes;
   private final LotesDeRederivacao lotes;
   private final ExecutorDeRederivacoes executor;
+  private final Map<String, LongFunction<Desfecho>> transicoes;
 
   AcoesDaRederivacaoEmMassa(
       AcoesDasOperacoes acoes, LotesDeRederivacao lotes, ExecutorDeRederivacoes executor) {
     this.acoes = acoes;
     this.lotes = lotes;
     this.executor = executor;
+    this.transicoes =
+        Map.of(
+            "confirmar", lotes::confirmar,
+            "pausar", lotes::pausar,
+            "retomar", lotes::retomar,
+            "cancelar", lotes::cancelar);
   }
 
   /**
@@ -79,48 +86,21 @@ class AcoesDaRederivacaoEmMassa {
         });
   }
 
-  @PostMapping("/status/acoes/rederivacao-em-massa/confirmar")
-  ResponseEntity<Desfecho> confirmar(
+  /**
+   * Confirm, pause, resume or cancel a job: the same audited action around each of the job's
+   * transitions, recorded as {@code <verb>_rederivacao_em_massa}; the runner is woken to act on it.
+   */
+  @PostMapping("/status/acoes/rederivacao-em-massa/{verbo:confirmar|pausar|retomar|cancelar}")
+  ResponseEntity<Desfecho> mudar(
       Principal operador,
       @RequestHeader(name = AcoesDasOperacoes.CABECALHO, required = false) String cabecalho,
+      @PathVariable("verbo") String verbo,
       @RequestParam("lote") long lote) {
-    return mudar(operador, cabecalho, "confirmar_rederivacao_em_massa", lote, lotes::confirmar);
-  }
-
-  @PostMapping("/status/acoes/rederivacao-em-massa/pausar")
-  ResponseEntity<Desfecho> pausar(
-      Principal operador,
-      @RequestHeader(name = AcoesDasOperacoes.CABECALHO, required = false) String cabecalho,
-      @RequestParam("lote") long lote) {
-    return mudar(operador, cabecalho, "pausar_rederivacao_em_massa", lote, lotes::pausar);
-  }
-
-  @PostMapping("/status/acoes/rederivacao-em-massa/retomar")
-  ResponseEntity<Desfecho> retomar(
-      Principal operador,
-      @RequestHeader(name = AcoesDasOperacoes.CABECALHO, required = false) String cabecalho,
-      @RequestParam("lote") long lote) {
-    return mudar(operador, cabecalho, "retomar_rederivacao_em_massa", lote, lotes::retomar);
-  }
-
-  @PostMapping("/status/acoes/rederivacao-em-massa/cancelar")
-  ResponseEntity<Desfecho> cancelar(
-      Principal operador,
-      @RequestHeader(name = AcoesDasOperacoes.CABECALHO, required = false) String cabecalho,
-      @RequestParam("lote") long lote) {
-    return mudar(operador, cabecalho, "cancelar_rederivacao_em_massa", lote, lotes::cancelar);
-  }
-
-  private ResponseEntity<Desfecho> mudar(
-      Principal operador,
-      String cabecalho,
-      String acao,
-      long lote,
-      LongFunction<Desfecho> transicao) {
+    LongFunction<Desfecho> transicao = transicoes.get(verbo);
     return acoes.agir(
         operador,
         cabecalho,
-        acao,
+        verbo + "_rederivacao_em_massa",
         "job " + lote,
         null,
         () -> {

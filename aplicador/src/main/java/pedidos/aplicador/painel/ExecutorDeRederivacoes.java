@@ -84,29 +84,27 @@ public class ExecutorDeRederivacoes implements SmartLifecycle {
        LIMIT :quantos
       """;
 
-  static final String AVANCAR_SIMULACAO =
+  /**
+   * One order of a phase done: its cursor moves past it and its counts grow, only while the job is
+   * in that phase at the cursor read (an instance that lost the job changes nothing). The same
+   * statement for both phases, on each one's columns: {@code %1$s} the phase's column prefix,
+   * {@code %2$s} its state.
+   */
+  private static final String AVANCAR =
       """
       UPDATE rederivacoes_em_massa
-         SET simulacao_cursor = :pedido, simulacao_feitos = simulacao_feitos + 1,
-             simulacao_mudados = simulacao_mudados + :mudou,
-             simulacao_efeitos = simulacao_efeitos + :efeitos,
-             simulacao_falhas = simulacao_falhas + :falhou,
+         SET %1$s_cursor = :pedido, %1$s_feitos = %1$s_feitos + 1,
+             %1$s_mudados = %1$s_mudados + :mudou,
+             %1$s_efeitos = %1$s_efeitos + :efeitos,
+             %1$s_falhas = %1$s_falhas + :falhou,
              executado_por = :instancia, atualizado_em = now()
-       WHERE id = :lote AND estado = 'simulando'
-         AND simulacao_cursor IS NOT DISTINCT FROM CAST(:cursor AS text)
+       WHERE id = :lote AND estado = '%2$s'
+         AND %1$s_cursor IS NOT DISTINCT FROM CAST(:cursor AS text)
       """;
 
-  static final String AVANCAR_EXECUCAO =
-      """
-      UPDATE rederivacoes_em_massa
-         SET execucao_cursor = :pedido, execucao_feitos = execucao_feitos + 1,
-             execucao_mudados = execucao_mudados + :mudou,
-             execucao_efeitos = execucao_efeitos + :efeitos,
-             execucao_falhas = execucao_falhas + :falhou,
-             executado_por = :instancia, atualizado_em = now()
-       WHERE id = :lote AND estado = 'executando'
-         AND execucao_cursor IS NOT DISTINCT FROM CAST(:cursor AS text)
-      """;
+  static final String AVANCAR_SIMULACAO = AVANCAR.formatted("simulacao", "simulando");
+
+  static final String AVANCAR_EXECUCAO = AVANCAR.formatted("execucao", "executando");
 
   /** Only the first changes of a phase are kept; the counts cover them all. */
   static final String GUARDAR_MUDANCA =
