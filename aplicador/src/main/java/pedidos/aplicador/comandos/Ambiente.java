@@ -8,6 +8,7 @@ import org.springframework.boot.context.properties.source.ConfigurationPropertyS
 import org.springframework.core.NestedExceptionUtils;
 import org.springframework.core.env.StandardEnvironment;
 import org.springframework.core.env.SystemEnvironmentPropertySource;
+import picocli.CommandLine.Command;
 import picocli.CommandLine.Model.CommandSpec;
 import picocli.CommandLine.ParameterException;
 
@@ -34,6 +35,34 @@ final class Ambiente {
   static final String DO_SERVICO_KAFKA =
       "  PEDIDOS_KAFKA_ASSINATURA...): it runs in the service's context, without";
   static final String DO_SERVICO_SEM_TRAFEGO = "  its web server, listener and periodic work.";
+
+  static final String TITULO_DO_AMBIENTE = "%nEnvironment:%n";
+  static final String TITULO_DOS_CODIGOS = "%nExit codes:%n";
+
+  /**
+   * The help's environment and exit codes headings, and the variables, of a command that runs in
+   * the service's context ({@code replay}, {@code rederivar-em-massa}): a picocli mixin, whose
+   * {@code @Command} attributes fill in those its command leaves unset.
+   */
+  @Command(
+      footerHeading = TITULO_DO_AMBIENTE,
+      footer = {DO_SERVICO, DO_SERVICO_KAFKA, DO_SERVICO_SEM_TRAFEGO},
+      exitCodeListHeading = TITULO_DOS_CODIGOS)
+  static final class DoServico {}
+
+  /** The same for a command that connects as the applier's role ({@link #doAplicador}). */
+  @Command(
+      footerHeading = TITULO_DO_AMBIENTE,
+      footer = {URL_DO_APLICADOR, USUARIO_DO_APLICADOR, SENHA_DO_APLICADOR},
+      exitCodeListHeading = TITULO_DOS_CODIGOS)
+  static final class DoAplicador {}
+
+  /** The same for a command that connects as the schema's owner ({@link #doDono}). */
+  @Command(
+      footerHeading = TITULO_DO_AMBIENTE,
+      footer = {URL_DO_DONO, USUARIO_DO_DONO, SENHA_DO_DONO},
+      exitCodeListHeading = TITULO_DOS_CODIGOS)
+  static final class DoDono {}
 
   /** The applier's own role, as application.properties names it. */
   private static final String PAPEL_DO_APLICADOR = "pedidos_aplicador";

@@ -29,9 +29,6 @@ import picocli.CommandLine.TypeConversionException;
       "Runs as the schema's owner role, with the migration step's variables: it rewrites tables"
           + " no service may write.",
     },
-    footerHeading = "%nEnvironment:%n",
-    footer = {Ambiente.URL_DO_DONO, Ambiente.USUARIO_DO_DONO, Ambiente.SENHA_DO_DONO},
-    exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:erased, or nothing to erase",
       "1:failed part way; the orders done stay done: run it again",
@@ -41,6 +38,7 @@ import picocli.CommandLine.TypeConversionException;
 final class ComandoDeApagamento implements Callable<Integer> {
 
   @Mixin OpcaoDeAjuda ajuda;
+  @Mixin Ambiente.DoDono variaveis;
   @Spec CommandSpec spec;
 
   @Option(

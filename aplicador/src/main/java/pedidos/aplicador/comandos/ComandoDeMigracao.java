@@ -16,9 +16,6 @@ import picocli.CommandLine.Spec;
           + " service starts (compose's migracao step). The services never migrate: their roles"
           + " cannot; each refuses to start on a schema that is not at its migrations.",
     },
-    footerHeading = "%nEnvironment:%n",
-    footer = {Ambiente.URL_DO_DONO, Ambiente.USUARIO_DO_DONO, Ambiente.SENHA_DO_DONO},
-    exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the schema is at this version's migrations",
       "1:a migration failed, or the database cannot be reached; each migration is a transaction"
@@ -28,6 +25,7 @@ import picocli.CommandLine.Spec;
 final class ComandoDeMigracao implements Callable<Integer> {
 
   @Mixin OpcaoDeAjuda ajuda;
+  @Mixin Ambiente.DoDono variaveis;
   @Spec CommandSpec spec;
 
   private final Ambiente ambiente;

@@ -40,9 +40,6 @@ import picocli.CommandLine.Spec;
       InstanteIso.EM_UTC,
     },
     sortOptions = false,
-    footerHeading = "%nEnvironment:%n",
-    footer = {Ambiente.DO_SERVICO, Ambiente.DO_SERVICO_KAFKA, Ambiente.DO_SERVICO_SEM_TRAFEGO},
-    exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the dry run (or, with --executar, the run) is done",
       "1:it failed, or the job was paused or cancelled meanwhile; the message says which",
@@ -52,6 +49,7 @@ import picocli.CommandLine.Spec;
 final class ComandoDeRederivacaoEmMassa implements Callable<Integer> {
 
   @Mixin OpcaoDeAjuda ajuda;
+  @Mixin Ambiente.DoServico variaveis;
   @Spec CommandSpec spec;
 
   @Option(

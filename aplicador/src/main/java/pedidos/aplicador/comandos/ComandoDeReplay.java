@@ -33,9 +33,6 @@ import picocli.CommandLine.Spec;
       InstanteIso.EM_UTC,
     },
     sortOptions = false,
-    footerHeading = "%nEnvironment:%n",
-    footer = {Ambiente.DO_SERVICO, Ambiente.DO_SERVICO_KAFKA, Ambiente.DO_SERVICO_SEM_TRAFEGO},
-    exitCodeListHeading = "%nExit codes:%n",
     exitCodeList = {
       "0:the range was replayed",
       "1:it failed (the service's context did not start, or Kafka or the database failed);"
@@ -45,6 +42,7 @@ import picocli.CommandLine.Spec;
 final class ComandoDeReplay implements Callable<Integer> {
 
   @Mixin OpcaoDeAjuda ajuda;
+  @Mixin Ambiente.DoServico variaveis;
   @Spec CommandSpec spec;
 
   @Option(

@@ -25,7 +25,7 @@ import picocli.CommandLine.Spec;
           + " changed. For an operator who shortened a period, and for the benchmark.",
       "Runs as the applier's role, with the service's retention settings from the environment.",
     },
-    footerHeading = "%nEnvironment:%n",
+    footerHeading = Ambiente.TITULO_DO_AMBIENTE,
     footer = {
       Ambiente.URL_DO_APLICADOR,
       Ambiente.USUARIO_DO_APLICADOR,
@@ -33,7 +33,7 @@ import picocli.CommandLine.Spec;
       "  APLICADOR_RETENCAO_*         the service's (aplicador.retencao.*), such as",
       "                               APLICADOR_RETENCAO_OUTBOX=30d (write the unit)"
     },
-    exitCodeListHeading = "%nExit codes:%n",
+    exitCodeListHeading = Ambiente.TITULO_DOS_CODIGOS,
     exitCodeList = {
       "0:the pass ran to the end",
       "1:a batch failed; the batches done stay done: run it again",

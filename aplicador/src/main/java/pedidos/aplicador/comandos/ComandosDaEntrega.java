@@ -62,13 +62,6 @@ final class ComandosDaEntrega {
             + " paused delivery changes nothing.",
         "Runs as the applier's role, with the service's variables.",
       },
-      footerHeading = "%nEnvironment:%n",
-      footer = {
-        Ambiente.URL_DO_APLICADOR,
-        Ambiente.USUARIO_DO_APLICADOR,
-        Ambiente.SENHA_DO_APLICADOR
-      },
-      exitCodeListHeading = "%nExit codes:%n",
       exitCodeList = {
         "0:paused, or already paused (the output says since when and why)",
         "1:the change failed; nothing was changed: run it again",
@@ -78,6 +71,7 @@ final class ComandosDaEntrega {
   static final class Pausar implements Callable<Integer> {
 
     @Mixin OpcaoDeAjuda ajuda;
+    @Mixin Ambiente.DoAplicador variaveis;
     @Spec CommandSpec spec;
 
     @Option(
@@ -122,13 +116,6 @@ final class ComandosDaEntrega {
             + " Resuming a live delivery changes nothing.",
         "Runs as the applier's role, with the service's variables.",
       },
-      footerHeading = "%nEnvironment:%n",
-      footer = {
-        Ambiente.URL_DO_APLICADOR,
-        Ambiente.USUARIO_DO_APLICADOR,
-        Ambiente.SENHA_DO_APLICADOR
-      },
-      exitCodeListHeading = "%nExit codes:%n",
       exitCodeList = {
         "0:resumed, or it was not paused",
         "1:the change failed; nothing was changed: run it again",
@@ -138,6 +125,7 @@ final class ComandosDaEntrega {
   static final class Retomar implements Callable<Integer> {
 
     @Mixin OpcaoDeAjuda ajuda;
+    @Mixin Ambiente.DoAplicador variaveis;
     @Spec CommandSpec spec;
 
     @Option(
