@@ -2,15 +2,10 @@ package pedidos.aplicador;
 
 import java.io.PrintWriter;
 import java.io.StringWriter;
-import java.util.ArrayList;
-import java.util.LinkedHashMap;
-import java.util.List;
 import java.util.Map;
 import org.springframework.context.ConfigurableApplicationContext;
 import pedidos.aplicador.comandos.LinhaDeComando;
 import pedidos.infra.InfraLocal;
-import pedidos.infra.PapelNoBanco;
-import pedidos.infra.UsuarioDoKafka;
 import pedidos.testes.InfraDeTeste;
 
 /**
@@ -46,16 +41,6 @@ public final class LinhaDeComandoDeTeste {
     InfraLocal infra = InfraLocal.compartilhada();
     InfraDeTeste.prepararUmaVez(infra.postgres());
     TopicosDeTeste.comoORelay();
-    Map<String, String> p = new LinkedHashMap<>();
-    p.put("spring.main.banner-mode", "off");
-    p.put("spring.datasource.url", infra.postgres().jdbcUrl());
-    p.put("spring.datasource.username", PapelNoBanco.APLICADOR.nome());
-    p.put("spring.datasource.password", PapelNoBanco.APLICADOR.senhaLocal());
-    p.put("spring.kafka.bootstrap-servers", infra.kafka().bootstrapServers());
-    p.putAll(InfraDeTeste.propriedadesDoKafka(UsuarioDoKafka.ADMINISTRADOR));
-    p.put("aplicador.assinatura", InfraDeTeste.ASSINATURA_LOCAL);
-    List<String> argumentos = new ArrayList<>();
-    p.forEach((chave, valor) -> argumentos.add("--" + chave + "=" + valor));
-    return AplicadorApplication.semOuvinte(argumentos.toArray(String[]::new));
+    return AplicadorApplication.semOuvinte(ArgumentosDoServico.comoNumaImplantacao(Map.of()));
   }
 }

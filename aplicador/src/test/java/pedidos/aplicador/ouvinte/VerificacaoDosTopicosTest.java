@@ -6,8 +6,6 @@ import static org.awaitility.Awaitility.await;
 
 import java.net.ServerSocket;
 import java.time.Duration;
-import java.util.ArrayList;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.UUID;
@@ -25,11 +23,11 @@ import org.springframework.boot.test.system.CapturedOutput;
 import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.kafka.core.KafkaAdmin;
 import pedidos.aplicador.AplicadorApplication;
+import pedidos.aplicador.ArgumentosDoServico;
 import pedidos.aplicador.TopicosDeTeste;
 import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.contrato.EnvelopeDeEntrada;
 import pedidos.infra.InfraLocal;
-import pedidos.infra.PapelNoBanco;
 import pedidos.infra.UsuarioDoKafka;
 import pedidos.testes.InfraDeTeste;
 
@@ -174,23 +172,15 @@ class VerificacaoDosTopicosTest {
   /** The check runs in the service's start: a refusal stops it, and the message says why. */
   @Test
   void oServicoNaoIniciaSemSeusTopicos() {
-    InfraLocal infra = InfraLocal.compartilhada();
-    InfraDeTeste.prepararUmaVez(infra.postgres());
-    Map<String, String> p = new HashMap<>();
-    p.put("spring.main.banner-mode", "off");
-    p.put("spring.datasource.url", infra.postgres().jdbcUrl());
-    p.put("spring.datasource.username", PapelNoBanco.APLICADOR.nome());
-    p.put("spring.datasource.password", PapelNoBanco.APLICADOR.senhaLocal());
-    p.put("spring.kafka.bootstrap-servers", infra.kafka().bootstrapServers());
-    p.putAll(InfraDeTeste.propriedadesDoKafka(UsuarioDoKafka.ADMINISTRADOR));
-    p.put("aplicador.assinatura", InfraDeTeste.ASSINATURA_LOCAL);
-    p.put("aplicador.tarefas-periodicas", "false");
-    p.put("aplicador.topico", eventos);
-    p.put("aplicador.topico-de-descarte", descarte);
-    p.put("aplicador.topicos.espera", "1s");
-    p.put("aplicador.topicos.intervalo", "200ms");
-    List<String> argumentos = new ArrayList<>();
-    p.forEach((chave, valor) -> argumentos.add("--" + chave + "=" + valor));
+    InfraDeTeste.prepararUmaVez(InfraLocal.compartilhada().postgres());
+    String[] argumentos =
+        ArgumentosDoServico.comoNumaImplantacao(
+            Map.of(
+                "aplicador.tarefas-periodicas", "false",
+                "aplicador.topico", eventos,
+                "aplicador.topico-de-descarte", descarte,
+                "aplicador.topicos.espera", "1s",
+                "aplicador.topicos.intervalo", "200ms"));
     // Left to Spring Boot, a context that fails to start would shut logging down for the JVM's
     // other contexts.
     System.setProperty(LoggingSystem.SYSTEM_PROPERTY, LoggingSystem.NONE);
@@ -199,7 +189,7 @@ class VerificacaoDosTopicosTest {
               () ->
                   new SpringApplicationBuilder(AplicadorApplication.class)
                       .web(WebApplicationType.NONE)
-                      .run(argumentos.toArray(String[]::new))
+                      .run(argumentos)
                       .close())
           .rootCause()
           .isInstanceOf(IllegalStateException.class)

@@ -25,14 +25,11 @@ import org.springframework.context.ConfigurableApplicationContext;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.test.context.TestPropertySource;
 import pedidos.aplicador.AplicadorApplication;
+import pedidos.aplicador.ArgumentosDoServico;
 import pedidos.aplicador.LinhaDeComandoDeTeste;
 import pedidos.aplicador.StatusDoPedido;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.dominio.Status;
-import pedidos.infra.InfraLocal;
-import pedidos.infra.PapelNoBanco;
-import pedidos.infra.UsuarioDoKafka;
-import pedidos.testes.InfraDeTeste;
 import tools.jackson.databind.JsonNode;
 
 /**
@@ -505,25 +502,17 @@ class RederivacaoEmMassaTest extends ContextoWebDoPainel {
   }
 
   private ConfigurableApplicationContext outroAplicador() {
-    InfraLocal infra = InfraLocal.compartilhada();
-    Map<String, String> p = new HashMap<>();
-    p.put("spring.main.banner-mode", "off");
-    p.put("spring.datasource.url", infra.postgres().jdbcUrl());
-    p.put("spring.datasource.username", PapelNoBanco.APLICADOR.nome());
-    p.put("spring.datasource.password", PapelNoBanco.APLICADOR.senhaLocal());
-    p.put("spring.kafka.bootstrap-servers", infra.kafka().bootstrapServers());
-    p.putAll(InfraDeTeste.propriedadesDoKafka(UsuarioDoKafka.ADMINISTRADOR));
-    p.put("spring.kafka.listener.auto-startup", "false");
-    p.put("aplicador.assinatura", InfraDeTeste.ASSINATURA_LOCAL);
-    p.put("aplicador.tarefas-periodicas", "true");
-    p.put("aplicador.varredura.intervalo", "1h");
-    p.put("aplicador.retencao.ligada", "false");
-    p.put("aplicador.rederivacao-em-massa.intervalo", "200ms");
-    List<String> argumentos = new ArrayList<>();
-    p.forEach((chave, valor) -> argumentos.add("--" + chave + "=" + valor));
+    String[] argumentos =
+        ArgumentosDoServico.comoNumaImplantacao(
+            Map.of(
+                "spring.kafka.listener.auto-startup", "false",
+                "aplicador.tarefas-periodicas", "true",
+                "aplicador.varredura.intervalo", "1h",
+                "aplicador.retencao.ligada", "false",
+                "aplicador.rederivacao-em-massa.intervalo", "200ms"));
     return new SpringApplicationBuilder(AplicadorApplication.class)
         .web(WebApplicationType.NONE)
-        .run(argumentos.toArray(String[]::new));
+        .run(argumentos);
   }
 
   private JsonNode aguardarEstado(long lote, String estado) throws Exception {
