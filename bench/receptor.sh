@@ -35,7 +35,7 @@ PORTA_BASE=${PORTA_BASE:-18480}
 RODADAS=${RODADAS:-1}
 # The options the receptor runs with everywhere (opcoes-comuns-da-jvm, then its module's file);
 # OPCOES_DA_JVM="" for the JVM's defaults (G1 and C2), as this script ran before issue 17.
-OPCOES_DA_JVM=${OPCOES_DA_JVM-@$RAIZ/opcoes-da-jvm @$RAIZ/receptor/opcoes-da-jvm}
+OPCOES_DA_JVM=${OPCOES_DA_JVM-@$RAIZ/opcoes-comuns-da-jvm @$RAIZ/receptor/opcoes-da-jvm}
 mkdir -p "$TRABALHO"
 
 log() { printf '%s %s\n' "$(date +%T)" "$*" >&2; }
@@ -154,6 +154,21 @@ em_ms() {
     printf "%.2f", n }'
 }
 
+# CPU seconds (utime + stime, with reaped children's) of a process, or of PostgreSQL: the postmaster
+# with every live backend (a backend that exited is in the postmaster's children's time).
+cpu_de() { # pid
+  awk '{ print $14 + $15 + $16 + $17 }' "/proc/$1/stat" 2>/dev/null || echo 0
+}
+cpu_do_postgres() {
+  local mestre total filho
+  mestre=$(head -1 "$TRABALHO/dados/postmaster.pid")
+  total=$(cpu_de "$mestre")
+  for filho in $(cat "/proc/$mestre/task/$mestre/children" 2>/dev/null); do
+    total=$((total + $(cpu_de "$filho")))
+  done
+  echo "$total"
+}
+
 metrica() { # modo serie: soma de uma série Prometheus
   curl -s -u "$OPS_USUARIO:$OPS_SENHA" "http://127.0.0.1:${PORTA_GESTAO[$1]}/actuator/prometheus" \
     | awk -v nome="$2" '$1 == nome || index($1, nome "{") == 1 { s += $NF } END { printf "%.0f", s }'
@@ -167,11 +182,22 @@ medir_receptor() { # modo concorrencia
   lotes0=$(metrica "$modo" receptor_gravacao_lote_linhas_count)
   linhas0=$(metrica "$modo" receptor_gravacao_lote_linhas_sum)
   log "wrk: $modo, $c connections, ${DURACAO}s"
-  local carga
+  local carga jvm0 pg0 wrk0
   carga=$(cut -d' ' -f1 /proc/loadavg)
+  jvm0=$(cpu_de "${PID_RECEPTOR[$modo]}")
+  pg0=$(cpu_do_postgres)
+  wrk0=$(awk '{ print $16 + $17 }' /proc/$$/stat)
   RECEPTOR_EVENTOS="$eventos" RECEPTOR_THREADS=$WRK_THREADS \
     wrk -t"$WRK_THREADS" -c"$c" -d"${DURACAO}s" --timeout 10s --latency \
     -s "$RAIZ/bench/receptor.lua" "http://127.0.0.1:${PORTA_HTTP[$modo]}" >"$saida"
+  # Microseconds of CPU per request: the receptor's JVM, PostgreSQL, wrk (this shell's reaped
+  # children since the mark, wrk being the only one that ran meanwhile... plus awk, negligible).
+  local pedidos_feitos cpu
+  pedidos_feitos=$(awk '/requests in/ { print $1 }' "$saida")
+  cpu=$(awk -v j=$(( $(cpu_de "${PID_RECEPTOR[$modo]}") - jvm0 )) \
+    -v p=$(( $(cpu_do_postgres) - pg0 )) -v w=$(( $(awk '{ print $16 + $17 }' /proc/$$/stat) - wrk0 )) \
+    -v n="$pedidos_feitos" -v hz="$(getconf CLK_TCK)" \
+    'BEGIN { f = 1e6 / hz / n; printf "%.0f / %.0f / %.0f", j * f, p * f, w * f }')
   local rps p50 p99 erros linhas lotes media
   rps=$(awk '/^Requests\/sec:/ { printf "%.0f", $2 }' "$saida")
   p50=$(em_ms "$(awk '$1 == "50%" { print $2 }' "$saida")")
@@ -183,8 +209,8 @@ medir_receptor() { # modo concorrencia
     'BEGIN { if (n > 0) printf "%.1f", s / n; else print "-" }')
   rm -f "$eventos"
   RECEPTOR_RPS[$modo-$c]="${RECEPTOR_RPS[$modo-$c]:-} $rps"
-  printf '| receptor, %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
-    "$modo" "$c" "$rps" "$p50" "$p99" "$linhas" "$media" "${erros:-0}" "$carga" >>"$TRABALHO/linhas.md"
+  printf '| receptor, %s | %s | %s | %s | %s | %s | %s | %s | %s | %s |\n' \
+    "$modo" "$c" "$rps" "$p50" "$p99" "$linhas" "$media" "$cpu" "${erros:-0}" "$carga" >>"$TRABALHO/linhas.md"
 }
 
 medir_pgbench() { # concorrencia
@@ -202,19 +228,26 @@ SQL
   zerar
   rm -f "$TRABALHO"/pgbench_log.*
   log "pgbench: $c clients, ${DURACAO}s"
-  local carga
+  local carga pg0 cliente0
   carga=$(cut -d' ' -f1 /proc/loadavg)
+  pg0=$(cpu_do_postgres)
+  cliente0=$(awk '{ print $16 + $17 }' /proc/$$/stat)
   (cd "$TRABALHO" && "$PGBENCH" -h 127.0.0.1 -p "$PORTA_PG" -U postgres -n -M prepared \
     -c "$c" -j "$PGBENCH_THREADS" -T "$DURACAO" -l -f pgbench.sql pedidos >"$saida" 2>&1)
   local tps p50 p99 linhas
   tps=$(awk '/^tps = / { printf "%.0f", $3 }' "$saida")
+  local cpu
+  cpu=$(awk -v p=$(( $(cpu_do_postgres) - pg0 )) \
+    -v w=$(( $(awk '{ print $16 + $17 }' /proc/$$/stat) - cliente0 )) \
+    -v n="$(awk '/number of transactions actually processed/ { print $NF }' "$saida" | cut -d/ -f1)" \
+    -v hz="$(getconf CLK_TCK)" 'BEGIN { f = 1e6 / hz / n; printf "- / %.0f / %.0f", p * f, w * f }')
   read -r p50 p99 < <(cat "$TRABALHO"/pgbench_log.* | awk '{ print $3 }' | sort -n \
     | awk '{ v[NR] = $1 } END { printf "%.2f %.2f\n", v[int(NR * 0.5)] / 1000, v[int(NR * 0.99)] / 1000 }')
   rm -f "$TRABALHO"/pgbench_log.*
   linhas=$(sql "SELECT count(*) FROM webhook_eventos")
   PGBENCH_TPS[$c]="${PGBENCH_TPS[$c]:-} $tps"
-  printf '| pgbench (ceiling) | %s | %s | %s | %s | %s | 1 | 0 | %s |\n' "$c" "$tps" "$p50" "$p99" \
-    "$linhas" "$carga" >>"$TRABALHO/linhas.md"
+  printf '| pgbench (ceiling) | %s | %s | %s | %s | %s | 1 | %s | 0 | %s |\n' "$c" "$tps" "$p50" "$p99" \
+    "$linhas" "$cpu" "$carga" >>"$TRABALHO/linhas.md"
 }
 
 declare -A RECEPTOR_RPS PGBENCH_TPS
@@ -252,8 +285,8 @@ done
   echo "Receptor benchmark, $(date -u +%FT%TZ), $(nproc) cores, $("$JAVA" -version 2>&1 | head -1), JVM options: -Xms1g -Xmx1g ${OPCOES_DA_JVM:-(defaults)}"
   echo "PostgreSQL $PG_VERSAO (fsync=on, synchronous_commit=on, wal_level=logical), ${DURACAO}s per run"
   echo
-  echo "| what | connections | req/s or tps | p50 ms | p99 ms | rows stored | rows per INSERT | errors | load before |"
-  echo "|---|---|---|---|---|---|---|---|---|"
+  echo "| what | connections | req/s or tps | p50 ms | p99 ms | rows stored | rows per INSERT | CPU µs per request: receptor / PostgreSQL / client | errors | load before |"
+  echo "|---|---|---|---|---|---|---|---|---|---|"
   cat "$TRABALHO/linhas.md"
   echo
   for c in $CONCORRENCIAS; do
