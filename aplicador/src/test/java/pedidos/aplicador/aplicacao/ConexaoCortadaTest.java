@@ -54,6 +54,9 @@ class ConexaoCortadaTest extends ContextoDoAplicador {
           .isEqualTo("5min");
       assertThat(jdbc.sql("SHOW idle_in_transaction_session_timeout").query(String.class).single())
           .isEqualTo("10s");
+      assertThat(jdbc.sql("SHOW application_name").query(String.class).single())
+          .as("its sessions named in pg_stat_activity, as the receptor's and the relay's")
+          .isEqualTo("aplicador");
     }
   }
 
