@@ -1,70 +1,43 @@
 package pedidos.receptor.entrada;
 
 import jakarta.servlet.http.HttpServletRequest;
-import java.nio.charset.StandardCharsets;
-import java.util.EnumMap;
-import java.util.Map;
 import org.springframework.http.MediaType;
 import org.springframework.http.ResponseEntity;
 import org.springframework.web.bind.annotation.PostMapping;
-import org.springframework.web.bind.annotation.RequestHeader;
 import org.springframework.web.bind.annotation.RestController;
-import pedidos.contrato.AssinaturaDeWebhook;
-import pedidos.receptor.assinatura.Credencial;
 import pedidos.receptor.desfecho.Desfecho;
 
 /**
- * {@code POST /webhooks/loja}: the HTTP edge. Other methods get 405 and other content types 415
- * from Spring MVC itself, before this runs; every refusal is rendered by {@link TratadorDeErros}.
+ * {@code POST /webhooks/loja} as Spring MVC knows it. A POST with a JSON content type is served by
+ * {@link AtalhoDoWebhook} before it reaches MVC; every other request to the path does reach it, and
+ * this mapping is what MVC answers them from: 405 with {@code Allow} for another method, 415 for
+ * another or an unparseable content type, as problem+json through {@link TratadorDeErros}. Should a
+ * delivery reach this method anyway, it is served the same way as on the hot path.
  */
 @RestController
 final class EndpointDaLoja {
 
   static final String CAMINHO = "/webhooks/loja";
 
-  private static final Map<Desfecho, byte[]> RESPOSTAS = new EnumMap<>(Desfecho.class);
+  /** Beside {@code application/json}, what the mapping consumes and the hot path serves. */
+  static final String JSON_COM_SUFIXO = "application/*+json";
 
-  static {
-    for (Desfecho desfecho : Desfecho.values()) {
-      RESPOSTAS.put(
-          desfecho,
-          ("{\"resultado\":\"" + desfecho.rotulo() + "\"}").getBytes(StandardCharsets.UTF_8));
-    }
-  }
+  private final AtendimentoDaLoja atendimento;
 
-  private final LeitorDeCorpo leitor;
-  private final ReceptorDeEventos receptor;
-
-  EndpointDaLoja(LeitorDeCorpo leitor, ReceptorDeEventos receptor) {
-    this.leitor = leitor;
-    this.receptor = receptor;
+  EndpointDaLoja(AtendimentoDaLoja atendimento) {
+    this.atendimento = atendimento;
   }
 
   @PostMapping(
       path = CAMINHO,
-      consumes = {MediaType.APPLICATION_JSON_VALUE, "application/*+json"})
-  ResponseEntity<byte[]> receber(
-      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_DA_LOJA, required = false)
-          String assinatura,
-      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_ID, required = false) String webhookId,
-      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_INSTANTE, required = false)
-          String webhookInstante,
-      @RequestHeader(name = AssinaturaDeWebhook.CABECALHO_ASSINATURA, required = false)
-          String webhookAssinatura,
-      HttpServletRequest requisicao) {
-    // Refused before reading the body when nothing could verify it.
-    Credencial credencial =
-        receptor.credencial(assinatura, webhookId, webhookInstante, webhookAssinatura);
-    Desfecho desfecho;
-    // The body's bytes count against receptor.corpos-em-memoria until it is answered.
-    try (LeitorDeCorpo.Corpo corpo = leitor.ler(requisicao)) {
-      desfecho = receptor.receber(corpo.bytes(), credencial);
-    }
-    FiltroDeMetricas.marcar(requisicao, desfecho.rotulo());
+      consumes = {MediaType.APPLICATION_JSON_VALUE, JSON_COM_SUFIXO})
+  ResponseEntity<byte[]> receber(HttpServletRequest requisicao) {
+    Desfecho desfecho = atendimento.atender(requisicao);
+    AtalhoDoWebhook.marcar(requisicao, desfecho.rotulo());
     // A fixed content type and ready-made bytes: whatever the Accept header says, a stored event is
     // never answered 406 (the provider would redeliver it forever).
     return ResponseEntity.ok()
         .contentType(MediaType.APPLICATION_JSON)
-        .body(RESPOSTAS.get(desfecho));
+        .body(AtendimentoDaLoja.resposta(desfecho));
   }
 }

@@ -24,9 +24,12 @@ import org.springframework.web.filter.OncePerRequestFilter;
  *
  * <p>Such a header is replaced by one Spring rejects the normal way, so the request gets the 415
  * any other unparseable content type gets. Remove once the framework is at 7.0.9 or later.
+ *
+ * <p>Right after {@link AtalhoDoWebhook}, which sends such a request down the chain to here (it
+ * parses the content type itself, and a delivery it serves never reaches a parser of Accept).
  */
 @Component
-@Order(Ordered.HIGHEST_PRECEDENCE)
+@Order(Ordered.HIGHEST_PRECEDENCE + 1)
 final class FiltroDeTiposDeMidia extends OncePerRequestFilter {
 
   /** Not a media type (no slash): Spring refuses it with InvalidMediaTypeException, hence 415. */

@@ -1,15 +1,11 @@
 package pedidos.receptor.entrada;
 
 import jakarta.servlet.http.HttpServletRequest;
-import jakarta.servlet.http.HttpServletResponse;
 import java.time.Clock;
 import java.util.Iterator;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
-import org.springframework.context.annotation.Configuration;
-import org.springframework.web.servlet.HandlerInterceptor;
-import org.springframework.web.servlet.config.annotation.InterceptorRegistry;
-import org.springframework.web.servlet.config.annotation.WebMvcConfigurer;
+import org.springframework.stereotype.Component;
 import pedidos.receptor.ReceptorProperties;
 import pedidos.receptor.desfecho.Recusa;
 import pedidos.receptor.gravacao.ObservadorDoReceptor;
@@ -20,8 +16,8 @@ import pedidos.receptor.gravacao.ObservadorDoReceptor;
  * receptor.limite-por-origem.requisicoes-por-segundo} is set. Behind a proxy the source is the
  * proxy unless {@code server.forward-headers-strategy} is set to trust its headers.
  */
-@Configuration(proxyBeanMethods = false)
-class LimiteDeTaxaPorOrigem implements HandlerInterceptor, WebMvcConfigurer {
+@Component
+final class LimiteDeTaxaPorOrigem {
 
   private final ReceptorProperties.LimitePorOrigem limite;
   private final Clock relogio;
@@ -35,16 +31,11 @@ class LimiteDeTaxaPorOrigem implements HandlerInterceptor, WebMvcConfigurer {
     this.observador = observador;
   }
 
-  @Override
-  public void addInterceptors(InterceptorRegistry registro) {
-    if (limite.ligado()) {
-      registro.addInterceptor(this).addPathPatterns(EndpointDaLoja.CAMINHO);
+  /** Takes a token from the request's address, or refuses it with 429 and its Retry-After. */
+  void verificar(HttpServletRequest requisicao) {
+    if (!limite.ligado()) {
+      return;
     }
-  }
-
-  @Override
-  public boolean preHandle(
-      HttpServletRequest requisicao, HttpServletResponse resposta, Object handler) {
     long agora = relogio.millis();
     if (baldes.size() >= limite.origensMaximas()) {
       esquecerOciosos(agora);
@@ -57,7 +48,6 @@ class LimiteDeTaxaPorOrigem implements HandlerInterceptor, WebMvcConfigurer {
       observador.taxaExcedida();
       throw Recusa.taxaExcedida(Math.max(1, (espera + 999) / 1000));
     }
-    return true;
   }
 
   /**
