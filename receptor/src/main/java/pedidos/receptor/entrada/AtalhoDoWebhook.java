@@ -18,7 +18,7 @@ import pedidos.receptor.gravacao.ObservadorDoReceptor;
  * one request the store sends, is served here, without the rest of the filter chain or Spring MVC:
  * for an answer that is one of three ready-made byte arrays, they cost more CPU than the receptor's
  * own work (handler lookup, four header argument resolvers, return-value handling with message
- * converter selection, five filters; issue 27, docs/BENCHMARKS.md). Any other request to the path
+ * converter selection, five filters; docs/BENCHMARKS.md, "Receptor"). Any other request to the path
  * goes down the chain to Spring MVC, which answers it (405, 415) as before.
  *
  * <p>Every request to the path is timed here ({@code receptor_requisicoes_seconds}), by the outcome
