@@ -8,7 +8,9 @@ import pedidos.receptor.gravacao.ObservadorDoReceptor;
 
 /**
  * {@link AtalhoDoWebhook} on the webhook path only (Tomcat matches the path; no other request pays
- * for the filter), and first in the chain, so a delivery passes no other filter.
+ * for the filter), and first in the chain, so a delivery passes no other filter. Boot's character
+ * encoding filter has the same order; Boot lists registration beans before the filters it adapts,
+ * and sorts stably, which puts this one first ({@code AtalhoDoWebhookTest} holds it).
  */
 @Configuration(proxyBeanMethods = false)
 class RegistroDoAtalho {

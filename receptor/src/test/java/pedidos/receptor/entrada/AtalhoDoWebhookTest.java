@@ -12,6 +12,8 @@ import java.util.Arrays;
 import java.util.List;
 import java.util.UUID;
 import java.util.stream.Stream;
+import org.apache.catalina.Context;
+import org.apache.tomcat.util.descriptor.web.FilterMap;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
@@ -22,6 +24,8 @@ import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.boot.test.context.SpringBootTest;
 import org.springframework.boot.test.web.server.LocalManagementPort;
 import org.springframework.boot.test.web.server.LocalServerPort;
+import org.springframework.boot.tomcat.TomcatWebServer;
+import org.springframework.boot.web.server.context.WebServerApplicationContext;
 import org.springframework.http.MediaType;
 import org.springframework.http.ProblemDetail;
 import org.springframework.http.converter.HttpMessageConverter;
@@ -164,6 +168,27 @@ class AtalhoDoWebhookTest {
     assertThat(resposta.statusCode()).isEqualTo(405);
     assertThat(resposta.headers().firstValue("Allow")).hasValue("POST");
     assertThat(resposta.headers().firstValue("Content-Type")).hasValue("application/problem+json");
+  }
+
+  /**
+   * First in Tomcat's chain for the path, so a delivery passes no other filter: Boot's character
+   * encoding filter has the same order, and only the registration order puts this one before it.
+   */
+  @Test
+  void oAtalhoEOPrimeiroFiltroDoCaminho() {
+    var tomcat = ((TomcatWebServer) ((WebServerApplicationContext) contexto).getWebServer());
+    var aplicacao = (Context) tomcat.getTomcat().getHost().findChildren()[0];
+
+    List<String> noCaminho =
+        Arrays.stream(aplicacao.findFilterMaps())
+            .filter(
+                mapa ->
+                    Arrays.asList(mapa.getURLPatterns()).contains("/*")
+                        || Arrays.asList(mapa.getURLPatterns()).contains(EndpointDaLoja.CAMINHO))
+            .map(FilterMap::getFilterName)
+            .toList();
+
+    assertThat(noCaminho).hasSizeGreaterThan(1).first().isEqualTo("atalhoDoWebhook");
   }
 
   /** Whichever path answered, every request to the path is timed under its outcome. */
