@@ -1,10 +1,12 @@
 package pedidos.aplicador.aplicacao;
 
+import java.util.ArrayList;
 import java.util.Collection;
 import java.util.List;
 import java.util.Optional;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.jdbc.core.namedparam.NamedParameterJdbcTemplate;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
@@ -39,6 +41,7 @@ public class AplicadorDeEventos {
   private final GravadorDaAplicacao gravador;
   private final TransactionTemplate transacao;
   private final WebhooksNaoEntregues naoEntregues;
+  private final AplicacaoEmLote emLote;
 
   AplicadorDeEventos(
       JdbcClient jdbc,
@@ -50,6 +53,11 @@ public class AplicadorDeEventos {
     this.gravador = new GravadorDaAplicacao(jdbc);
     this.transacao = transacao;
     this.naoEntregues = new WebhooksNaoEntregues(jdbc, metricas);
+    this.emLote =
+        new AplicacaoEmLote(
+            new LeitorDoLote(pipeline, propriedades.esperaPorLock()),
+            new GravadorDoLote(jdbc),
+            naoEntregues);
   }
 
   /**
@@ -99,6 +107,37 @@ public class AplicadorDeEventos {
     return leitor
         .guardarTravarELer(evento, modo.esperaPeloPedido())
         .flatMap(lido -> escrever(lido, modo, Optional.of(posicao)));
+  }
+
+  /**
+   * The listener's records of one poll, several orders' among them, inside the caller's transaction
+   * and in {@link ModoDeAplicacao#NORMAL}: each applied as {@link #guardarEAplicarNaTransacao}
+   * would, one after another, leaving what that would leave and returning what it would return, in
+   * two round trips for them all ({@link AplicacaoEmLote}). Their orders' locks are taken in one
+   * fixed order before anything of them is read.
+   *
+   * <p>A sub-batch with a fact of the store's API goes the one-apply-after-another way inside the
+   * transaction: judging such a fact ({@link WebhooksNaoEntregues}) reads the order's inbox as the
+   * records before it left it, which storing every record first would change. The listener meets
+   * them only after a restore (reconciliation applies its facts before the relay publishes them).
+   *
+   * @return what each record did, in their order; a record that changed nothing has none
+   */
+  public List<EventoAplicado> guardarEAplicarJuntosNaTransacao(List<RegistroNoTopico> registros) {
+    exigirTransacao("applying events");
+    if (registros.stream().noneMatch(r -> WebhooksNaoEntregues.daApi(r.evento().eventoId()))) {
+      return emLote.aplicar(registros);
+    }
+    travarPedidosNaTransacao(registros.stream().map(r -> r.evento().recursoId()).toList());
+    List<EventoAplicado> aplicados = new ArrayList<>(registros.size());
+    for (RegistroNoTopico registro : registros) {
+      try (var pedido = MDC.putCloseable("pedido_id", registro.evento().recursoId());
+          var id = MDC.putCloseable("evento_id", registro.evento().eventoId())) {
+        guardarEAplicarNaTransacao(registro.evento(), registro.posicao(), ModoDeAplicacao.NORMAL)
+            .ifPresent(aplicados::add);
+      }
+    }
+    return aplicados;
   }
 
   /**

@@ -15,6 +15,7 @@ import pedidos.aplicador.aplicacao.AplicadorDeEventos;
 import pedidos.aplicador.aplicacao.EventoAplicado;
 import pedidos.aplicador.aplicacao.MetricasDoAplicador;
 import pedidos.aplicador.aplicacao.PosicaoNoTopico;
+import pedidos.aplicador.aplicacao.RegistroNoTopico;
 import pedidos.aplicador.configuracao.AplicadorProperties;
 import pedidos.contrato.FormatoDosRegistros;
 import pedidos.contrato.MascaraDeEmail;
@@ -24,8 +25,10 @@ import pedidos.dominio.ModoDeAplicacao;
 /**
  * Applies the records of {@code loja.eventos} that one poll brought, up to {@code
  * aplicador.eventos-por-transacao} of them in one transaction: the orders' advisory locks taken
- * first, in one fixed order, then each record applied as alone, then one commit. A record the relay
- * did not sign is refused first ({@link VerificadorDeRegistros}): it never reaches the inbox.
+ * first, in one fixed order, then each record applied as alone would be, in one round trip of reads
+ * and one of writes for them all ({@link AplicadorDeEventos#guardarEAplicarJuntosNaTransacao}),
+ * then one commit. A record the relay did not sign is refused first ({@link
+ * VerificadorDeRegistros}): it never reaches the inbox.
  *
  * <p>It throws on failure and never catches for good: when a transaction of several records fails,
  * it is rolled back and its records are applied again one transaction each, so the record that
@@ -82,18 +85,17 @@ class OuvinteDeEventos {
 
   private void aplicarJuntos(List<ConsumerRecord<String, String>> lote) {
     long inicio = System.nanoTime();
-    List<EventoAplicado> aplicados = new ArrayList<>(lote.size());
+    List<EventoAplicado> aplicados;
     try {
       // Before anything reads a value: an unsigned record is not even parsed.
-      List<RegistroDeEvento> eventos = lote.stream().map(this::ler).toList();
-      transacao.executeWithoutResult(
-          status -> {
-            aplicador.travarPedidosNaTransacao(
-                eventos.stream().map(RegistroDeEvento::recursoId).toList());
-            for (int i = 0; i < lote.size(); i++) {
-              aplicar(lote.get(i), eventos.get(i)).ifPresent(aplicados::add);
-            }
-          });
+      List<RegistroNoTopico> registros = new ArrayList<>(lote.size());
+      for (ConsumerRecord<String, String> registro : lote) {
+        registros.add(
+            new RegistroNoTopico(
+                ler(registro), new PosicaoNoTopico(registro.partition(), registro.offset())));
+      }
+      aplicados =
+          transacao.execute(status -> aplicador.guardarEAplicarJuntosNaTransacao(registros));
     } catch (RuntimeException falha) {
       log.warn(
           "{} records from partition {} offset {} failed together ({}); applying them one at a time",

@@ -1,6 +1,7 @@
 package pedidos.aplicador.ouvinte;
 
 import static org.assertj.core.api.Assertions.assertThat;
+import static org.assertj.core.api.Assertions.catchThrowableOfType;
 import static org.awaitility.Awaitility.await;
 
 import java.sql.Connection;
@@ -8,6 +9,7 @@ import java.sql.PreparedStatement;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.Optional;
 import java.util.UUID;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
@@ -15,11 +17,14 @@ import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import javax.sql.DataSource;
 import org.apache.kafka.clients.consumer.ConsumerRecord;
+import org.apache.kafka.clients.producer.ProducerRecord;
+import org.apache.kafka.common.record.TimestampType;
 import org.junit.jupiter.api.Tag;
 import org.junit.jupiter.api.Test;
 import org.springframework.beans.factory.annotation.Autowired;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.core.KafkaTemplate;
+import org.springframework.kafka.listener.BatchListenerFailedException;
 import pedidos.aplicador.Assinados;
 import pedidos.aplicador.ContextoDoAplicador;
 import pedidos.aplicador.StatusDoPedido;
@@ -34,6 +39,7 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
   @Autowired JdbcClient jdbc;
   @Autowired DataSource dataSource;
   @Autowired Varredura varredura;
+  @Autowired OuvinteDeEventos ouvinte;
 
   private final String prefixo = UUID.randomUUID().toString().substring(0, 8) + "-";
 
@@ -111,6 +117,63 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
       conexao.rollback();
     }
     StatusDoPedido.aguardar(jdbc, pedido, "pago", Duration.ofSeconds(30));
+  }
+
+  /**
+   * A poll's sub-batch whose third order is held by another session past the wait: the sub-batch
+   * fails together, is rolled back, and is applied again one record per transaction, so the two
+   * records before the third are committed and the failure names the third record itself, for the
+   * error handler to retry it alone; nothing after it is applied.
+   */
+  @Test
+  void falhaNoMeioDoLoteCaiParaUmRegistroPorTransacaoENomeiaOQueFalhou() throws Exception {
+    List<ConsumerRecord<String, String>> lote = new ArrayList<>();
+    for (int i = 0; i < 5; i++) {
+      String pedido = prefixo + "lote" + i;
+      ProducerRecord<String, String> assinado =
+          Assinados.registro(
+              "loja.eventos", pedido, registro(prefixo + "l" + i, pedido, "order.paid", 1));
+      lote.add(
+          new ConsumerRecord<>(
+              assinado.topic(),
+              0,
+              100 + i,
+              0L,
+              TimestampType.CREATE_TIME,
+              -1,
+              -1,
+              assinado.key(),
+              assinado.value(),
+              assinado.headers(),
+              Optional.empty()));
+    }
+    BatchListenerFailedException falha;
+    try (Connection conexao = dataSource.getConnection()) {
+      conexao.setAutoCommit(false);
+      try (PreparedStatement lock =
+          conexao.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+        lock.setString(1, prefixo + "lote2");
+        lock.execute();
+      }
+      falha = catchThrowableOfType(BatchListenerFailedException.class, () -> ouvinte.receber(lote));
+      conexao.rollback();
+    }
+
+    assertThat(falha).as("the failure is thrown, naming a record").isNotNull();
+    assertThat(falha.getRecord()).as("the record that failed").isSameAs(lote.get(2));
+    assertThat(StatusDoPedido.atual(jdbc, prefixo + "lote0")).isEqualTo("pago");
+    assertThat(StatusDoPedido.atual(jdbc, prefixo + "lote1")).isEqualTo("pago");
+    for (int i = 2; i < 5; i++) {
+      assertThat(StatusDoPedido.atual(jdbc, prefixo + "lote" + i)).as("lote" + i).isNull();
+    }
+    assertThat(
+            jdbc.sql(
+                    "SELECT kafka_particao || '@' || kafka_offset FROM webhook_eventos"
+                        + " WHERE evento_id = ?")
+                .param(prefixo + "l1")
+                .query(String.class)
+                .single())
+        .isEqualTo("0@101");
   }
 
   @Test
