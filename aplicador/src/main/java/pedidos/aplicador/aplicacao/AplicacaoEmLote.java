@@ -8,10 +8,7 @@ import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 import org.slf4j.MDC;
-import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.Escrita;
@@ -37,9 +34,6 @@ import pedidos.dominio.Resultado;
  * have met the outbox's key, as it does here).
  */
 final class AplicacaoEmLote {
-
-  // The lines one apply logs, under the same logger: a sub-batch changes how, not what, is applied.
-  private static final Logger log = LoggerFactory.getLogger(AplicadorDeEventos.class);
 
   private final LeitorDoLote leitor;
   private final GravadorDoLote gravador;
@@ -204,15 +198,7 @@ final class AplicacaoEmLote {
   private static EventoAplicado relatar(
       Decidido decidido, Set<GravadorDoLote.ChaveDoEfeito> novos) {
     if (decidido.escrita() instanceof Escrita.Assentar assentar) {
-      log.info(
-          "evento_id={} pedido_id={} settled as {}: {}",
-          assentar.eventoId(),
-          decidido.pedidoId(),
-          assentar.resultado().codigo(),
-          // The reason may quote the field it could not read: an email.
-          MascaraDeEmail.mascararNoTexto(assentar.motivo()));
-      return new EventoAplicado(
-          assentar.eventoId(), decidido.pedidoId(), assentar.resultado(), List.of());
+      return AplicadorDeEventos.assentado(decidido.pedidoId(), assentar);
     }
     var gravar = (Escrita.Gravar) decidido.escrita();
     // Each new effect was sent once, by the first record that bore it: a later one met the key.
@@ -222,16 +208,8 @@ final class AplicacaoEmLote {
         gravados.add(efeito);
       }
     }
-    log.debug(
-        "evento_id={} pedido_id={} {} -> {} ({}), effects {}",
-        gravar.eventoId(),
-        decidido.pedidoId(),
-        decidido.antes() == null ? null : decidido.antes().status().codigo(),
-        gravar.estado().status().codigo(),
-        gravar.resultado().codigo(),
-        gravados);
-    return new EventoAplicado(
-        gravar.eventoId(), decidido.pedidoId(), gravar.resultado(), List.copyOf(gravados));
+    return AplicadorDeEventos.gravado(
+        decidido.pedidoId(), decidido.antes(), gravar, List.copyOf(gravados));
   }
 
   private static String idDe(Escrita escrita) {

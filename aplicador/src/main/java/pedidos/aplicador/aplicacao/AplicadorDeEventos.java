@@ -17,6 +17,7 @@ import pedidos.contrato.MascaraDeEmail;
 import pedidos.contrato.RegistroDeEvento;
 import pedidos.dominio.Efeito;
 import pedidos.dominio.Escrita;
+import pedidos.dominio.EstadoDoPedido;
 import pedidos.dominio.ModoDeAplicacao;
 import pedidos.dominio.PoliticaDeAplicacao;
 
@@ -170,29 +171,44 @@ public class AplicadorDeEventos {
       Escrita.Assentar assentar,
       Optional<PosicaoNoTopico> posicao) {
     gravador.assentar(assentar, posicao);
-    log.info(
-        "evento_id={} pedido_id={} settled as {}: {}",
-        assentar.eventoId(),
-        lido.pedidoId(),
-        assentar.resultado().codigo(),
-        // The reason may quote the field it could not read: an email.
-        MascaraDeEmail.mascararNoTexto(assentar.motivo()));
-    return new EventoAplicado(
-        assentar.eventoId(), lido.pedidoId(), assentar.resultado(), List.of());
+    return assentado(lido.pedidoId(), assentar);
   }
 
   private EventoAplicado gravar(
       LeitorDoPedido.PedidoLido lido, Escrita.Gravar gravar, Optional<PosicaoNoTopico> posicao) {
     List<Efeito> gravados = gravador.gravar(lido.pedidoId(), gravar, posicao);
+    return gravado(lido.pedidoId(), lido.estado(), gravar, gravados);
+  }
+
+  /** A settled event as every apply reports and logs it, alone or in a sub-batch. */
+  static EventoAplicado assentado(String pedidoId, Escrita.Assentar assentar) {
+    log.info(
+        "evento_id={} pedido_id={} settled as {}: {}",
+        assentar.eventoId(),
+        pedidoId,
+        assentar.resultado().codigo(),
+        // The reason may quote the field it could not read: an email.
+        MascaraDeEmail.mascararNoTexto(assentar.motivo()));
+    return new EventoAplicado(assentar.eventoId(), pedidoId, assentar.resultado(), List.of());
+  }
+
+  /**
+   * A written event as every apply reports and logs it, alone or in a sub-batch.
+   *
+   * @param antes the order as the event found it; {@code null} before its first apply
+   * @param gravados the effects the outbox did not hold: those this event bore
+   */
+  static EventoAplicado gravado(
+      String pedidoId, EstadoDoPedido antes, Escrita.Gravar gravar, List<Efeito> gravados) {
     log.debug(
         "evento_id={} pedido_id={} {} -> {} ({}), effects {}",
         gravar.eventoId(),
-        lido.pedidoId(),
-        lido.estado() == null ? null : lido.estado().status().codigo(),
+        pedidoId,
+        antes == null ? null : antes.status().codigo(),
         gravar.estado().status().codigo(),
         gravar.resultado().codigo(),
         gravados);
-    return new EventoAplicado(gravar.eventoId(), lido.pedidoId(), gravar.resultado(), gravados);
+    return new EventoAplicado(gravar.eventoId(), pedidoId, gravar.resultado(), gravados);
   }
 
   private static void exigirTransacao(String oQue) {

@@ -14,15 +14,11 @@ import pedidos.dominio.Escrita;
  */
 final class GravadorDaAplicacao {
 
-  // Everything the apply decided, in one statement: the order's new state, the effects that are new
-  // (returned: a repeated effect is not recorded twice), the event's verdict, and the corrected
-  // verdicts of the order's other facts (a late fact can change them). The two updates of the inbox
-  // touch different rows.
-  static final String GRAVAR_APLICACAO =
+  // The end of the upsert of an order's row, the one apply's and a sub-batch's (GravadorDoLote):
+  // the row is rewritten only where it differs from the stored one, so an apply that changes
+  // nothing leaves no dead tuple and writes no WAL for it.
+  static final String SE_O_PEDIDO_MUDOU =
       """
-      WITH estado AS (
-        INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem)
-        VALUES (:pedidoId, :status, :total, :email, :versao)
         ON CONFLICT (id) DO UPDATE
            SET status = EXCLUDED.status,
                total_centavos = EXCLUDED.total_centavos,
@@ -32,6 +28,20 @@ final class GravadorDaAplicacao {
          WHERE (pedidos.status, pedidos.total_centavos, pedidos.cliente_email, pedidos.versao_origem)
                IS DISTINCT FROM
                (EXCLUDED.status, EXCLUDED.total_centavos, EXCLUDED.cliente_email, EXCLUDED.versao_origem)
+      """;
+
+  // Everything the apply decided, in one statement: the order's new state, the effects that are new
+  // (returned: a repeated effect is not recorded twice), the event's verdict, and the corrected
+  // verdicts of the order's other facts (a late fact can change them). The two updates of the inbox
+  // touch different rows.
+  static final String GRAVAR_APLICACAO =
+      """
+      WITH estado AS (
+        INSERT INTO pedidos (id, status, total_centavos, cliente_email, versao_origem)
+        VALUES (:pedidoId, :status, :total, :email, :versao)
+      """
+          + SE_O_PEDIDO_MUDOU
+          + """
       ), efeitos AS (
         INSERT INTO outbox (pedido_id, efeito, status, total_centavos, cliente_email)
         SELECT :pedidoId, efeito, :status, :total, :email

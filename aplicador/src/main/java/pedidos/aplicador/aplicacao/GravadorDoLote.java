@@ -29,15 +29,9 @@ final class GravadorDoLote {
         SELECT * FROM unnest(CAST(:pedidoIds AS text[]), CAST(:status AS text[]),
                              CAST(:totais AS bigint[]), CAST(:emails AS text[]),
                              CAST(:versoes AS bigint[]))
-        ON CONFLICT (id) DO UPDATE
-           SET status = EXCLUDED.status,
-               total_centavos = EXCLUDED.total_centavos,
-               cliente_email = EXCLUDED.cliente_email,
-               versao_origem = EXCLUDED.versao_origem,
-               atualizado_em = now()
-         WHERE (pedidos.status, pedidos.total_centavos, pedidos.cliente_email, pedidos.versao_origem)
-               IS DISTINCT FROM
-               (EXCLUDED.status, EXCLUDED.total_centavos, EXCLUDED.cliente_email, EXCLUDED.versao_origem)
+      """
+          + GravadorDaAplicacao.SE_O_PEDIDO_MUDOU
+          + """
       ), efeitos AS (
         INSERT INTO outbox (pedido_id, efeito, status, total_centavos, cliente_email)
         SELECT n.pedido_id, n.efeito, n.status, n.total, n.email
