@@ -127,12 +127,96 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
    */
   @Test
   void falhaNoMeioDoLoteCaiParaUmRegistroPorTransacaoENomeiaOQueFalhou() throws Exception {
+    List<ConsumerRecord<String, String>> lote = lote("lote");
+    BatchListenerFailedException falha;
+    try (Connection conexao = dataSource.getConnection()) {
+      conexao.setAutoCommit(false);
+      try (PreparedStatement lock =
+          conexao.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
+        lock.setString(1, prefixo + "lote2");
+        lock.execute();
+      }
+      falha = catchThrowableOfType(BatchListenerFailedException.class, () -> ouvinte.receber(lote));
+      conexao.rollback();
+    }
+
+    soOsDoisPrimeirosAplicados(lote, "lote", falha);
+    assertThat(
+            jdbc.sql(
+                    "SELECT kafka_particao || '@' || kafka_offset FROM webhook_eventos"
+                        + " WHERE evento_id = ?")
+                .param(prefixo + "lote-e1")
+                .query(String.class)
+                .single())
+        .isEqualTo("0@101");
+  }
+
+  /**
+   * The same poll, failing instead where the sub-batch writes: PostgreSQL refuses the third order's
+   * row (a trigger of the test's own), so the one statement that writes every order of the
+   * sub-batch fails and the whole sub-batch rolls back. It is applied again one record per
+   * transaction, with the same outcome as a failure to lock. A sequence, which a rollback does not
+   * undo, counts the refusals: one in the sub-batch's statement, one alone.
+   */
+  @Test
+  void falhaNaEscritaDoLoteCaiParaUmRegistroPorTransacaoENomeiaOQueFalhou() throws Exception {
+    List<ConsumerRecord<String, String>> lote = lote("escrita");
+    String gatilho = "recusa_" + prefixo.replace("-", "");
+    var administrador = comoAdministrador();
+    administrador.sql("CREATE SEQUENCE %s".formatted(gatilho)).update();
+    administrador
+        .sql(
+            """
+            CREATE FUNCTION %1$s() RETURNS trigger LANGUAGE plpgsql
+              SECURITY DEFINER -- the sequence is the administrator's, not the applier's
+              AS $$
+            BEGIN
+              IF NEW.id = '%2$s' THEN
+                PERFORM nextval('%1$s');
+                RAISE EXCEPTION 'escrita recusada pelo teste: %%', NEW.id;
+              END IF;
+              RETURN NEW;
+            END $$
+            """
+                .formatted(gatilho, prefixo + "escrita2"))
+        .update();
+    BatchListenerFailedException falha;
+    long recusas;
+    try {
+      administrador
+          .sql(
+              "CREATE TRIGGER %1$s BEFORE INSERT OR UPDATE ON pedidos FOR EACH ROW EXECUTE FUNCTION %1$s()"
+                  .formatted(gatilho))
+          .update();
+      falha = catchThrowableOfType(BatchListenerFailedException.class, () -> ouvinte.receber(lote));
+      recusas =
+          administrador
+              .sql(
+                  "SELECT CASE WHEN is_called THEN last_value ELSE 0 END FROM %s"
+                      .formatted(gatilho))
+              .query(Long.class)
+              .single();
+    } finally {
+      administrador.sql("DROP TRIGGER IF EXISTS %1$s ON pedidos".formatted(gatilho)).update();
+      administrador.sql("DROP FUNCTION %1$s()".formatted(gatilho)).update();
+      administrador.sql("DROP SEQUENCE %s".formatted(gatilho)).update();
+    }
+
+    assertThat(recusas).as("refused in the sub-batch's write, then alone").isEqualTo(2);
+    soOsDoisPrimeirosAplicados(lote, "escrita", falha);
+    assertThat(falha)
+        .rootCause()
+        .hasMessageContaining("escrita recusada pelo teste: " + prefixo + "escrita2");
+  }
+
+  /** Five orders' first events, one per order, as one poll of partition 0 brings them. */
+  private List<ConsumerRecord<String, String>> lote(String nome) {
     List<ConsumerRecord<String, String>> lote = new ArrayList<>();
     for (int i = 0; i < 5; i++) {
-      String pedido = prefixo + "lote" + i;
+      String pedido = prefixo + nome + i;
       ProducerRecord<String, String> assinado =
           Assinados.registro(
-              "loja.eventos", pedido, registro(prefixo + "l" + i, pedido, "order.paid", 1));
+              "loja.eventos", pedido, registro(prefixo + nome + "-e" + i, pedido, "order.paid", 1));
       lote.add(
           new ConsumerRecord<>(
               assinado.topic(),
@@ -147,33 +231,19 @@ class OuvinteDeEventosTest extends ContextoDoAplicador {
               assinado.headers(),
               Optional.empty()));
     }
-    BatchListenerFailedException falha;
-    try (Connection conexao = dataSource.getConnection()) {
-      conexao.setAutoCommit(false);
-      try (PreparedStatement lock =
-          conexao.prepareStatement("SELECT pg_advisory_xact_lock(hashtextextended(?, 0))")) {
-        lock.setString(1, prefixo + "lote2");
-        lock.execute();
-      }
-      falha = catchThrowableOfType(BatchListenerFailedException.class, () -> ouvinte.receber(lote));
-      conexao.rollback();
-    }
+    return lote;
+  }
 
+  /** The third record failed, named; the two before it committed, nothing after it applied. */
+  private void soOsDoisPrimeirosAplicados(
+      List<ConsumerRecord<String, String>> lote, String nome, BatchListenerFailedException falha) {
     assertThat(falha).as("the failure is thrown, naming a record").isNotNull();
     assertThat(falha.getRecord()).as("the record that failed").isSameAs(lote.get(2));
-    assertThat(StatusDoPedido.atual(jdbc, prefixo + "lote0")).isEqualTo("pago");
-    assertThat(StatusDoPedido.atual(jdbc, prefixo + "lote1")).isEqualTo("pago");
+    assertThat(StatusDoPedido.atual(jdbc, prefixo + nome + "0")).isEqualTo("pago");
+    assertThat(StatusDoPedido.atual(jdbc, prefixo + nome + "1")).isEqualTo("pago");
     for (int i = 2; i < 5; i++) {
-      assertThat(StatusDoPedido.atual(jdbc, prefixo + "lote" + i)).as("lote" + i).isNull();
+      assertThat(StatusDoPedido.atual(jdbc, prefixo + nome + i)).as(nome + i).isNull();
     }
-    assertThat(
-            jdbc.sql(
-                    "SELECT kafka_particao || '@' || kafka_offset FROM webhook_eventos"
-                        + " WHERE evento_id = ?")
-                .param(prefixo + "l1")
-                .query(String.class)
-                .single())
-        .isEqualTo("0@101");
   }
 
   @Test

@@ -7,6 +7,7 @@ import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.time.Duration;
 import java.time.Instant;
 import java.time.temporal.ChronoUnit;
 import java.util.Arrays;
@@ -18,6 +19,7 @@ import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
 import pedidos.contrato.AssinaturaDeWebhook;
 import pedidos.dominio.Status;
+import pedidos.simulador.ConexaoHttp;
 
 /**
  * Open-loop load for the end-to-end benchmark, run as its own process by {@link BancadaPontaAPonta}
@@ -122,7 +124,7 @@ public final class CargaConstante {
       Thread remetente =
           new Thread(
               () -> {
-                try (var conexao = new ConexaoHttp(endereco)) {
+                try (var conexao = new ConexaoHttp(endereco, Duration.ofSeconds(30))) {
                   for (int i = fila.take(); i >= 0; i = fila.take()) {
                     enviado[i] = System.nanoTime();
                     try {

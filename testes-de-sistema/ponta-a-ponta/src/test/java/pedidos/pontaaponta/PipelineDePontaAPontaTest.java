@@ -76,6 +76,12 @@ class PipelineDePontaAPontaTest {
   private static final Duration ESPERA_DAS_MORTES =
       Duration.parse(System.getProperty("pedidos.mortes.espera", ESPERA.toString()));
 
+  /**
+   * Connections the simulated store sends from, each waiting for its answer: as many as the
+   * benchmark's generator, so that the kill scenarios reach the knee's rate when asked to.
+   */
+  private static final int CONEXOES_DA_LOJA = 64;
+
   private static final int CORPOS_EXTREMOS = 40;
   private static final long SEMENTE_DOS_EXTREMOS = 20261201L;
   private static final Pattern MOTIVO = Pattern.compile("\"motivo\"\\s*:\\s*\"([^\"]*)\"");
@@ -645,6 +651,7 @@ class PipelineDePontaAPontaTest {
         .semente(semente)
         .pedidos(pedidos)
         .taxa(taxa)
+        .concorrencia(CONEXOES_DA_LOJA)
         .perda(0.05)
         .duplicacao(0.3)
         .espera(espera)

@@ -1,4 +1,4 @@
-package pedidos.bancada;
+package pedidos.simulador;
 
 import java.io.BufferedInputStream;
 import java.io.EOFException;
@@ -7,40 +7,49 @@ import java.io.InputStream;
 import java.io.OutputStream;
 import java.net.InetSocketAddress;
 import java.net.Socket;
+import java.net.SocketTimeoutException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.Locale;
 import pedidos.contrato.AssinaturaDeWebhook;
 
 /**
- * One keep-alive HTTP/1.1 connection, blocking, for the load generator: it writes a request built
- * beforehand and reads the answer's status, discarding headers and body. On a machine whose two
- * cores also run everything under test, the JDK's HttpClient cost about a third of a core at 300
- * requests/s; this costs a few percent.
+ * One keep-alive HTTP/1.1 connection, blocking, for the load generators (the simulated store and
+ * the benchmark's): it writes a request built beforehand and reads the answer's status, discarding
+ * headers and body. On a machine whose two cores also run everything under test, the JDK's
+ * HttpClient cost about a third of a core at 300 requests/s; this costs a few percent.
  */
-final class ConexaoHttp implements AutoCloseable {
+public final class ConexaoHttp implements AutoCloseable {
 
   private final InetSocketAddress endereco;
+  private final int timeoutMillis;
   private Socket socket;
   private InputStream entrada;
   private OutputStream saida;
   private final byte[] descarte = new byte[8192];
 
-  ConexaoHttp(InetSocketAddress endereco) {
+  /**
+   * @param timeout bounds the connect and each read: no answer by then is a {@link
+   *     SocketTimeoutException}, and the connection is closed
+   */
+  public ConexaoHttp(InetSocketAddress endereco, Duration timeout) {
     this.endereco = endereco;
+    this.timeoutMillis = Math.toIntExact(Math.max(1, timeout.toMillis()));
   }
 
   /**
    * Sends the request and returns the answer's status. A connection the server closed while idle
    * (keep-alive timeout, request limit) is reopened and the request sent once more, as HTTP clients
-   * do for requests that are safe to repeat; a webhook is (its id deduplicates it).
+   * do for requests that are safe to repeat; a webhook is (its id deduplicates it). A request that
+   * timed out is not: the server may still be working on it, and the caller decides.
    */
-  int enviar(byte[] requisicao) throws IOException {
+  public int enviar(byte[] requisicao) throws IOException {
     boolean reutilizada = socket != null;
     try {
       return tentar(requisicao);
     } catch (IOException e) {
       fechar();
-      if (!reutilizada) {
+      if (!reutilizada || e instanceof SocketTimeoutException) {
         throw e;
       }
       return tentar(requisicao);
@@ -51,8 +60,8 @@ final class ConexaoHttp implements AutoCloseable {
     if (socket == null) {
       socket = new Socket();
       socket.setTcpNoDelay(true);
-      socket.setSoTimeout(30_000);
-      socket.connect(endereco, 5_000);
+      socket.setSoTimeout(timeoutMillis);
+      socket.connect(endereco, timeoutMillis);
       entrada = new BufferedInputStream(socket.getInputStream(), 16384);
       saida = socket.getOutputStream();
     }
@@ -128,7 +137,8 @@ final class ConexaoHttp implements AutoCloseable {
     return linha.toString();
   }
 
-  static byte[] requisicao(
+  /** A signed webhook's POST, whole, to be sent as many times as needed. */
+  public static byte[] requisicao(
       String host, int porta, String caminho, String assinatura, byte[] corpo) {
     byte[] cabecalhos =
         ("POST "
