@@ -3,8 +3,6 @@ package pedidos.publicador;
 import static org.assertj.core.api.Assertions.assertThat;
 import static org.awaitility.Awaitility.await;
 
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.time.Duration;
 import java.util.Map;
 import java.util.Set;
@@ -15,6 +13,7 @@ import org.junit.jupiter.api.Test;
 import org.springframework.boot.health.contributor.Status;
 import pedidos.infra.InfraLocal;
 import pedidos.infra.KafkaLocal;
+import pedidos.infra.Portas;
 
 /**
  * Kafka goes away under a running relay: the batch in flight fails, the engine stops and is
@@ -29,9 +28,9 @@ class KafkaForaDoArTest {
   private final String prefixo = "k" + UUID.randomUUID().toString().substring(0, 6) + "-";
 
   @Test
-  void oMotorParaEReiniciaSemPularNadaEnquantoOKafkaEstaFora() throws Exception {
+  void oMotorParaEReiniciaSemPularNadaEnquantoOKafkaEstaFora() {
     InfraLocal.compartilhada(); // PostgreSQL
-    int porta = portaLivre();
+    int porta = Portas.livre();
     KafkaLocal primeiro = KafkaLocal.builder().porta(porta).iniciar();
     KafkaLocal segundo = null;
     Map<String, String> propriedades = RelayDeTeste.propriedades(SLOT, "kaf");
@@ -100,12 +99,6 @@ class KafkaForaDoArTest {
       }
       primeiro.close();
       BancoDeTeste.apagarSlot(SLOT);
-    }
-  }
-
-  private static int portaLivre() throws Exception {
-    try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-      return socket.getLocalPort();
     }
   }
 }

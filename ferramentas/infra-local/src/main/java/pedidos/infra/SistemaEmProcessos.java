@@ -3,20 +3,16 @@ package pedidos.infra;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.io.UncheckedIOException;
-import java.net.InetAddress;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.EnumMap;
-import java.util.HashSet;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
-import java.util.Set;
 
 /**
  * The system as it runs in production, on a given PostgreSQL and Kafka: the migrations run as the
@@ -158,23 +154,12 @@ public final class SistemaEmProcessos implements AutoCloseable {
     }
   }
 
-  private static final Set<Integer> PORTAS_DADAS = new HashSet<>();
-
   /**
-   * A port free now and never handed out before by this method in this JVM: the kernel may give a
-   * just-closed ephemeral port again, and a service whose management port equals its own port
-   * refuses to start (seen once in CI).
+   * A port free now and never handed out before in this JVM ({@link Portas#livre()}): a service
+   * whose management port equals its own port refuses to start (seen once in CI).
    */
-  public static synchronized int portaLivre() {
-    while (true) {
-      try (ServerSocket socket = new ServerSocket(0, 1, InetAddress.getLoopbackAddress())) {
-        if (PORTAS_DADAS.add(socket.getLocalPort())) {
-          return socket.getLocalPort();
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
+  public static int portaLivre() {
+    return Portas.livre();
   }
 
   /** Everything has a default fit for a test, except the secrets a deployment sets. */

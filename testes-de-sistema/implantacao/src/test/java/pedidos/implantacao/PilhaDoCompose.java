@@ -8,7 +8,6 @@ import com.github.dockerjava.api.model.ContainerNetwork;
 import java.io.File;
 import java.io.IOException;
 import java.io.UncheckedIOException;
-import java.net.ServerSocket;
 import java.net.URI;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -34,6 +33,7 @@ import org.testcontainers.containers.DockerComposeContainer;
 import org.testcontainers.containers.ExecInContainerPattern;
 import org.testcontainers.utility.LogUtils;
 import pedidos.contrato.AutenticacaoDoKafka;
+import pedidos.infra.Portas;
 
 /**
  * The repository's docker-compose.yml, started as an operator starts it: {@code docker-compose up
@@ -66,13 +66,12 @@ final class PilhaDoCompose implements AutoCloseable {
   private static final String USUARIO_DE_OPS = "ops";
   private static final Pattern PAPEL = Pattern.compile("\"papel\"\\s*:\\s*\"([A-Z]+)\"");
   private static final SecureRandom ACASO = new SecureRandom();
-  private static final Set<Integer> PORTAS_DADAS = new HashSet<>();
 
   final Path raiz;
   final Path logs;
-  final int portaDoReceptor = portaLivre();
-  final int portaDoPainel = portaLivre();
-  final int portaDaApi = portaLivre();
+  final int portaDoReceptor = Portas.livre();
+  final int portaDoPainel = Portas.livre();
+  final int portaDaApi = Portas.livre();
   final String enderecoDoHost;
   final String tokenDaApi = segredo(16);
   final String segredoDoWebhook = segredo(32);
@@ -457,19 +456,6 @@ final class PilhaDoCompose implements AutoCloseable {
     byte[] aleatorios = new byte[bytes];
     ACASO.nextBytes(aleatorios);
     return HexFormat.of().formatHex(aleatorios);
-  }
-
-  /** A free port, never one handed out before in this JVM. */
-  private static synchronized int portaLivre() {
-    while (true) {
-      try (ServerSocket socket = new ServerSocket(0)) {
-        if (PORTAS_DADAS.add(socket.getLocalPort())) {
-          return socket.getLocalPort();
-        }
-      } catch (IOException e) {
-        throw new UncheckedIOException(e);
-      }
-    }
   }
 
   /** Testcontainers' compose environment; "implantacao" prefixes the random project name. */
