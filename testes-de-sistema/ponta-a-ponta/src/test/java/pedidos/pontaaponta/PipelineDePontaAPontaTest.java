@@ -62,7 +62,7 @@ class PipelineDePontaAPontaTest {
 
   /**
    * The load the kill scenarios run under: 200 orders at 80 events/s in CI; at the pipeline's knee
-   * by hand, e.g. {@code -Dpedidos.mortes.pedidos=16000 -Dpedidos.mortes.taxa=1500
+   * by hand, e.g. {@code -Dpedidos.mortes.pedidos=18000 -Dpedidos.mortes.taxa=1700
    * -Dpedidos.mortes.espera=PT10M} (docs/BENCHMARKS.md, issue 27), the wait for every order to
    * converge longer since reconciliation then has thousands of lost webhooks to find. The service
    * is killed early in the run, once the events stored number three quarters of the orders (150 in
