@@ -3,6 +3,7 @@ package pedidos.aplicador.varredura;
 import java.util.List;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
+import org.slf4j.MDC;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.stereotype.Component;
 import pedidos.aplicador.aplicacao.AplicadorDeEventos;
@@ -70,25 +71,35 @@ public class Varredura {
             .list();
     int aplicados = 0;
     for (String eventoId : pendentes) {
-      long inicio = System.nanoTime();
-      try {
-        var aplicado = aplicador.aplicar(eventoId, ModoDeAplicacao.VARREDURA);
-        if (aplicado.isPresent()) {
-          metricas.aplicado("varredura", aplicado.get(), System.nanoTime() - inicio);
+      // The listener's lines carry the event's id as a field; the sweep's too, so that one
+      // search finds every line about an event whichever path applied it.
+      try (var id = MDC.putCloseable("evento_id", eventoId)) {
+        if (aplicar(eventoId)) {
           aplicados++;
         }
-      } catch (RuntimeException e) {
-        // One failing event must not stop the round for the others. Its failure is counted on
-        // its row: it waits before the next attempt, and is settled after a few unknown ones.
-        metricas.falhaNaVarredura();
-        log.error("evento_id={} could not be applied by the sweep", eventoId, e);
-        registrar(eventoId, e);
       }
     }
     if (aplicados > 0) {
       log.info("sweep applied {} pending events", aplicados);
     }
     return aplicados;
+  }
+
+  private boolean aplicar(String eventoId) {
+    long inicio = System.nanoTime();
+    try {
+      var aplicado = aplicador.aplicar(eventoId, ModoDeAplicacao.VARREDURA);
+      aplicado.ifPresent(
+          resultado -> metricas.aplicado("varredura", resultado, System.nanoTime() - inicio));
+      return aplicado.isPresent();
+    } catch (RuntimeException e) {
+      // One failing event must not stop the round for the others. Its failure is counted on
+      // its row: it waits before the next attempt, and is settled after a few unknown ones.
+      metricas.falhaNaVarredura();
+      log.error("evento_id={} could not be applied by the sweep", eventoId, e);
+      registrar(eventoId, e);
+      return false;
+    }
   }
 
   private void registrar(String eventoId, RuntimeException falha) {

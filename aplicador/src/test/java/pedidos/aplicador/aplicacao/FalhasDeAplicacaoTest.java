@@ -16,7 +16,10 @@ import org.apache.kafka.common.header.Header;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.extension.ExtendWith;
 import org.springframework.beans.factory.annotation.Autowired;
+import org.springframework.boot.test.system.CapturedOutput;
+import org.springframework.boot.test.system.OutputCaptureExtension;
 import org.springframework.dao.QueryTimeoutException;
 import org.springframework.jdbc.core.simple.JdbcClient;
 import org.springframework.kafka.config.TopicBuilder;
@@ -265,6 +268,26 @@ class FalhasDeAplicacaoTest extends ContextoDoAplicador {
     }
     assertThat(bytesDosCabecalhos).isLessThanOrEqualTo(EnvelopeDeEntrada.MARGEM_DO_DESCARTE);
     assertThat(resultado(p + "-g1")).isEqualTo("falha_de_aplicacao");
+  }
+
+  @Test
+  @ExtendWith(OutputCaptureExtension.class)
+  void aFalhaNaVarreduraLevaOEventoComoCampoDoLog(CapturedOutput saida) {
+    String eventoId = p + "-preso-campo";
+    inserir(eventoId, p + "-preso-campo", "2 hours");
+
+    await()
+        .atMost(Duration.ofSeconds(30))
+        .until(
+            () -> {
+              varredura.varrer();
+              return saida.getOut().contains(eventoId + " could not be applied by the sweep");
+            });
+    assertThat(saida.getOut().lines())
+        .filteredOn(linha -> linha.contains(eventoId + " could not be applied by the sweep"))
+        .first()
+        .asString()
+        .contains("ERROR [evento_id=" + eventoId + " ");
   }
 
   private void inserir(String eventoId, String pedido, String idade) {
