@@ -156,7 +156,12 @@ public final class BancadaPontaAPonta {
     long inicioUs =
         Long.parseLong(carga.aguardarLinha("MEDINDO", Duration.ofMinutes(2)).substring(8).trim());
     log("first event " + (inicioUs - prontoUs) / 1000 + " ms after every service was healthy");
-    Map<Integer, CpuDosProcessos.Amostra> amostras = amostrar(cpu, inicioUs);
+    Map<Integer, String> posicoesDoWal = new HashMap<>();
+    Map<Integer, CpuDosProcessos.Amostra> amostras;
+    // Opened before the load: the window's only queries are its two WAL positions.
+    try (Connection conexaoDoWal = postgres.dataSource().getConnection()) {
+      amostras = amostrar(cpu, inicioUs, conexaoDoWal, posicoesDoWal);
+    }
     carga.aguardarLinha("measured:", Duration.ofSeconds(opcoes.total() + 180L));
     CpuDosProcessos.Amostra fimDaCarga = cpu.ler();
     Files.createFile(Path.of(sinal + ".fim"));
@@ -170,20 +175,42 @@ public final class BancadaPontaAPonta {
               + ")");
     }
     List<Medidas> eventos = medir(csv);
+    String wal = walDaJanelaQuente(eventos, inicioUs, posicoesDoWal);
     return new RelatorioDaBancada(
-            opcoes,
-            comandoDosServicos,
-            inicioDaBancada,
-            partidaMs,
-            (inicioUs - prontoUs) / 1000,
-            naPartida,
-            amostras,
-            fimDaCarga,
-            cpu.hz,
-            eventos,
-            inicioUs,
-            Files.readAllLines(trabalho.resolve("carga.log"), StandardCharsets.UTF_8))
-        .texto();
+                opcoes,
+                comandoDosServicos,
+                inicioDaBancada,
+                partidaMs,
+                (inicioUs - prontoUs) / 1000,
+                naPartida,
+                amostras,
+                fimDaCarga,
+                cpu.hz,
+                eventos,
+                inicioUs,
+                Files.readAllLines(trabalho.resolve("carga.log"), StandardCharsets.UTF_8))
+            .texto()
+        + wal;
+  }
+
+  /** The warm window's WAL, per event sent in it (its events' own rows and their applies). */
+  private String walDaJanelaQuente(
+      List<Medidas> eventos, long inicioUs, Map<Integer, String> posicoes) {
+    long de = inicioUs + (opcoes.frio() + opcoes.aquecimento()) * 1_000_000L;
+    long ate = inicioUs + opcoes.total() * 1_000_000L;
+    long naJanela =
+        eventos.stream().filter(m -> m.agendadoUs() >= de && m.agendadoUs() < ate).count();
+    try (Connection conexao = postgres.dataSource().getConnection()) {
+      return WalDaJanela.texto(
+          conexao,
+          posicoes.get(opcoes.frio() + opcoes.aquecimento()),
+          posicoes.get(opcoes.total()),
+          naJanela);
+    } catch (SQLException e) {
+      // The latency and CPU figures stand without it.
+      log("could not read the warm window's WAL: " + e.getMessage());
+      return "\n(The warm window's WAL could not be read: " + e.getMessage() + ")\n";
+    }
   }
 
   /**
@@ -232,11 +259,12 @@ public final class BancadaPontaAPonta {
   }
 
   /**
-   * CPU at the edges of each window and every 10 s: the driver sleeps in between (its polling must
-   * not cost what it measures).
+   * CPU at the edges of each window and every 10 s, and the WAL's position at the warm window's
+   * edges: the driver sleeps in between (its polling must not cost what it measures).
    */
-  private Map<Integer, CpuDosProcessos.Amostra> amostrar(CpuDosProcessos cpu, long inicioUs)
-      throws IOException, InterruptedException {
+  private Map<Integer, CpuDosProcessos.Amostra> amostrar(
+      CpuDosProcessos cpu, long inicioUs, Connection wal, Map<Integer, String> posicoesDoWal)
+      throws IOException, InterruptedException, SQLException {
     var instantes = new TreeSet<Integer>();
     for (int s = 0; s <= opcoes.total(); s += 10) {
       instantes.add(s);
@@ -251,6 +279,9 @@ public final class BancadaPontaAPonta {
         TimeUnit.MICROSECONDS.sleep(faltaUs);
       }
       amostras.put(segundo, cpu.ler());
+      if (segundo == opcoes.frio() + opcoes.aquecimento() || segundo == opcoes.total()) {
+        posicoesDoWal.put(segundo, WalDaJanela.posicao(wal));
+      }
     }
     return amostras;
   }

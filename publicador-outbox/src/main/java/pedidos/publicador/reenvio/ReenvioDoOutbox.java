@@ -50,35 +50,23 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
 
   private static final Logger log = LoggerFactory.getLogger(ReenvioDoOutbox.class);
 
-  // Dead-lettered rows are left out until re-published: one row Kafka refuses for good must not be
-  // re-sent every interval forever, nor hold back the rows behind it in each batch.
-  static final String PENDENTES_ANTIGOS =
-      """
-      SELECT o.pedido_id, o.efeito, o.status, o.total_centavos, o.criado_em
-        FROM outbox o
-       WHERE o.enviado_em IS NULL AND o.criado_em < now() - make_interval(secs => :idade)
-         AND NOT EXISTS (
-               SELECT 1 FROM publicador_mortos m
-                WHERE m.tabela = 'outbox' AND m.republicado_em IS NULL
-                  AND m.chave = jsonb_build_object('pedido_id', o.pedido_id, 'efeito', o.efeito))
-       ORDER BY o.criado_em
-       LIMIT :lote
-      """;
-
   /**
-   * The drain's batch: the orders with the oldest unsent effects, and every unsent effect of each,
-   * in the order an order's effects are born (the domain's {@code Efeito}: a release comes before
-   * its interruption, and a refund last; effects of one order are born in that order, one of each
-   * at most). Not by {@code criado_em} alone: that is the start of the applying transaction, and a
-   * transaction that waited for the order's lock may commit a later effect with an earlier time.
-   * Dead letters are left out as in the fallback.
+   * Unsent effects, the orders with the oldest first, every one of each order's in the order its
+   * effects are born (the domain's {@code Efeito}: a release comes before its interruption, and a
+   * refund last; one of each at most). Not by {@code criado_em} alone: that is the start of the
+   * applying transaction, which one sub-batch shares among all its effects, and a transaction that
+   * waited for the order's lock may commit a later effect with an earlier time. Dead letters are
+   * left out until re-published: one row Kafka refuses for good must not be re-sent every interval
+   * forever, nor hold back the rows behind it in each batch. {@code %s}: which unsent rows. Not
+   * materialized: the batch's orders come from the oldest rows by the pending index, and only their
+   * effects are read, however long the backlog.
    */
-  static final String PENDENTES_EM_ORDEM =
+  private static final String PENDENTES_NA_ORDEM_EM_QUE_NASCEM =
       """
-      WITH pendentes AS (
+      WITH pendentes AS NOT MATERIALIZED (
         SELECT o.pedido_id, o.efeito, o.status, o.total_centavos, o.criado_em
           FROM outbox o
-         WHERE o.enviado_em IS NULL
+         WHERE o.enviado_em IS NULL%s
            AND NOT EXISTS (
                  SELECT 1 FROM publicador_mortos m
                   WHERE m.tabela = 'outbox' AND m.republicado_em IS NULL
@@ -97,6 +85,17 @@ class ReenvioDoOutbox implements SchedulingConfigurer {
                 p.criado_em
        LIMIT :lote
       """;
+
+  /** The fallback's batch: the rows older than {@code :idade} seconds, each order's in order. */
+  static final String PENDENTES_ANTIGOS =
+      PENDENTES_NA_ORDEM_EM_QUE_NASCEM.formatted(
+          " AND o.criado_em < now() - make_interval(secs => :idade)");
+
+  /**
+   * The drain's batch: every unsent row of any age, the orders with the oldest first and each
+   * order's whole, so that a step's budget cuts an order after its older effects.
+   */
+  static final String PENDENTES_EM_ORDEM = PENDENTES_NA_ORDEM_EM_QUE_NASCEM.formatted("");
 
   /** Whether any effect is left for the drain (dead letters aside): the end of a drain. */
   static final String ALGUM_PENDENTE =

@@ -2,7 +2,9 @@ package pedidos.publicador.reenvio;
 
 import static org.assertj.core.api.Assertions.assertThat;
 
+import java.time.Instant;
 import java.util.List;
+import java.util.Map;
 import java.util.UUID;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Tag;
@@ -96,10 +98,44 @@ class ReenvioDoOutboxTest {
         .isTrue();
   }
 
+  /**
+   * The fallback sends each order's effects in the order they are born too: one sub-batch's effects
+   * share their transaction's start, and a transaction that waited for the order's lock stamps a
+   * later effect with an earlier time; the picking system must never see an interruption before its
+   * release. Rows younger than the fallback's age are the stream's, and wait.
+   */
+  @Test
+  void oReenvioMandaCadaPedidoNaOrdemEmQueSeusEfeitosNascem() {
+    InfraDeTeste.prepararUmaVez(postgres);
+    // Older than anything another test leaves unsent, the drain's test included.
+    inserir("d", "interromper_separacao", "1998-01-01T00:00:00Z");
+    inserir("d", "notificar_reembolso", "1998-01-01T00:00:00Z");
+    inserir("d", "liberar_separacao", "1998-01-01T00:00:00Z");
+    inserir("e", "interromper_separacao", "1998-01-01T00:00:01Z");
+    inserir("e", "liberar_separacao", "1998-01-01T00:00:02Z");
+    inserir("f", "liberar_separacao", "1998-01-01T00:00:03Z");
+    inserir("f", "interromper_separacao", Instant.now().toString());
+
+    assertThat(lidos(ReenvioDoOutbox.PENDENTES_ANTIGOS, Map.of("idade", 60.0, "lote", 10)))
+        .startsWith(
+            "d/liberar_separacao",
+            "d/interromper_separacao",
+            "d/notificar_reembolso",
+            "e/liberar_separacao",
+            "e/interromper_separacao",
+            "f/liberar_separacao")
+        .doesNotContain("f/interromper_separacao");
+  }
+
   private List<String> esvaziamento(int lote) {
+    return lidos(ReenvioDoOutbox.PENDENTES_EM_ORDEM, Map.of("lote", lote));
+  }
+
+  /** The effects a batch's query reads, as order/effect, the order's name without the prefix. */
+  private List<String> lidos(String consulta, Map<String, ?> parametros) {
     return publicador
-        .sql(ReenvioDoOutbox.PENDENTES_EM_ORDEM)
-        .param("lote", lote)
+        .sql(consulta)
+        .params(parametros)
         .query(
             (linha, n) ->
                 linha.getString("pedido_id").replace(prefixo, "") + "/" + linha.getString("efeito"))
