@@ -196,16 +196,10 @@ public final class BancadaPontaAPonta {
   /** The warm window's WAL, per event sent in it (its events' own rows and their applies). */
   private String walDaJanelaQuente(
       List<Medidas> eventos, long inicioUs, Map<Integer, String> posicoes) {
-    long de = inicioUs + (opcoes.frio() + opcoes.aquecimento()) * 1_000_000L;
-    long ate = inicioUs + opcoes.total() * 1_000_000L;
-    long naJanela =
-        eventos.stream().filter(m -> m.agendadoUs() >= de && m.agendadoUs() < ate).count();
+    int de = opcoes.frio() + opcoes.aquecimento();
+    int naJanela = Medidas.agendadosEntre(eventos, inicioUs, de, opcoes.total()).size();
     try (Connection conexao = postgres.dataSource().getConnection()) {
-      return WalDaJanela.texto(
-          conexao,
-          posicoes.get(opcoes.frio() + opcoes.aquecimento()),
-          posicoes.get(opcoes.total()),
-          naJanela);
+      return WalDaJanela.texto(conexao, posicoes.get(de), posicoes.get(opcoes.total()), naJanela);
     } catch (SQLException e) {
       // The latency and CPU figures stand without it.
       log("could not read the warm window's WAL: " + e.getMessage());

@@ -19,6 +19,13 @@ record Medidas(
     long commitUs,
     long publicadoUs) {
 
+  /** The events scheduled from second {@code de} to {@code ate} after the first event. */
+  static List<Medidas> agendadosEntre(List<Medidas> eventos, long inicioUs, int de, int ate) {
+    long a = inicioUs + de * 1_000_000L;
+    long b = inicioUs + ate * 1_000_000L;
+    return eventos.stream().filter(m -> m.agendadoUs() >= a && m.agendadoUs() < b).toList();
+  }
+
   boolean aplicado() {
     return status == 200 && aplicadoUs > 0;
   }

@@ -178,9 +178,7 @@ final class RelatorioDaBancada {
   }
 
   private List<Medidas> entre(int de, int ate) {
-    long a = inicioUs + de * 1_000_000L;
-    long b = inicioUs + ate * 1_000_000L;
-    return eventos.stream().filter(m -> m.agendadoUs() >= a && m.agendadoUs() < b).toList();
+    return Medidas.agendadosEntre(eventos, inicioUs, de, ate);
   }
 
   private void linhaDeLatencia(String titulo, int de, int ate) {
@@ -304,6 +302,11 @@ final class RelatorioDaBancada {
   }
 
   private void linha(String formato, Object... valores) {
+    linha(texto, formato, valores);
+  }
+
+  /** One line of a Markdown section; formatted only when there are values to put in it. */
+  static void linha(StringBuilder texto, String formato, Object... valores) {
     texto.append(valores.length == 0 ? formato : String.format(Locale.ROOT, formato, valores));
     texto.append('\n');
   }

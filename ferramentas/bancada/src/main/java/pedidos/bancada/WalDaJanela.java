@@ -1,11 +1,12 @@
 package pedidos.bancada;
 
+import static pedidos.bancada.RelatorioDaBancada.linha;
+
 import java.sql.Connection;
 import java.sql.PreparedStatement;
 import java.sql.ResultSet;
 import java.sql.SQLException;
 import java.sql.Statement;
-import java.util.Locale;
 
 /**
  * The WAL the warm window wrote: bytes per event, then by record type and by relation, read back
@@ -15,13 +16,13 @@ import java.util.Locale;
  */
 final class WalDaJanela {
 
-  static final String POSICAO = "SELECT pg_current_wal_lsn()::text";
+  private static final String POSICAO = "SELECT pg_current_wal_lsn()::text";
 
   private static final String EXTENSAO = "CREATE EXTENSION IF NOT EXISTS pg_walinspect";
 
   private static final String TOTAL = "SELECT pg_wal_lsn_diff(?::pg_lsn, ?::pg_lsn)::bigint";
 
-  static final String POR_TIPO =
+  private static final String POR_TIPO =
       """
       SELECT "resource_manager/record_type", count, combined_size, fpi_size
         FROM pg_get_wal_stats(?::pg_lsn, ?::pg_lsn, true)
@@ -30,7 +31,7 @@ final class WalDaJanela {
       """;
 
   /** A record is counted on the relation of its first block; commits and messages have none. */
-  static final String POR_RELACAO =
+  private static final String POR_RELACAO =
       """
       SELECT COALESCE(pg_filenode_relation(m[1]::oid, m[3]::oid)::text,
                       CASE WHEN m IS NULL THEN 'no relation (' || r.resource_manager || ')'
@@ -116,10 +117,5 @@ final class WalDaJanela {
         }
       }
     }
-  }
-
-  private static void linha(StringBuilder texto, String formato, Object... valores) {
-    texto.append(valores.length == 0 ? formato : String.format(Locale.ROOT, formato, valores));
-    texto.append('\n');
   }
 }
